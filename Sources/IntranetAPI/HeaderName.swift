@@ -1,0 +1,28 @@
+/// Names of the HTTP headers the intranet API defines beyond the standard ones.
+///
+/// Kept as plain strings so this module needs no HTTP library; server and client wrap them in
+/// their own header-field types.
+public enum HeaderName {
+    /// The version a client asks for, e.g. `1.0`.
+    public static let acceptVersion = "Accept-Version"
+    /// The version a response was produced with.
+    public static let apiVersion = "API-Version"
+    /// Total number of items the caller may see in a paged list.
+    public static let total = "X-Total"
+    /// The 1-based page number of a paged list response.
+    public static let page = "X-Page"
+    /// The page size of a paged list response.
+    public static let perPage = "X-Per-Page"
+    /// The id the server gave the request; it also appears in the server's log lines.
+    public static let requestID = "X-Request-Id"
+}
+
+/// Media types the intranet API speaks.
+public enum MediaType {
+    /// Plain JSON bodies.
+    public static let json = "application/json"
+    /// JSON Merge Patch bodies (RFC 7396), accepted by `PATCH`.
+    public static let mergePatch = "application/merge-patch+json"
+    /// RFC 9457 problem details, the body of every error.
+    public static let problem = "application/problem+json"
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Logging
+
+/// How an intranet server runs: where it listens, where it stores data, what it accepts.
+public struct AppConfiguration: Sendable {
+    /// Where the server keeps its data.
+    public enum Storage: Sendable, Equatable {
+        /// An SQLite file, created when missing (WAL journal, foreign keys on).
+        case sqliteFile(path: String)
+        /// A throwaway SQLite database that lives as long as the server (for tests).
+        case sqliteInMemory
+        /// A PostgreSQL database, the engine for more than one server instance.
+        ///
+        /// - Parameters:
+        ///   - url: `postgres://user:password@host:port/database`.
+        ///   - schema: a schema to use instead of `public` (tests give each run its own).
+        case postgres(url: String, schema: String? = nil)
+    }
+
+    /// The default largest request body: 2 MiB.
+    public static let defaultMaxBodySize = 2 * 1024 * 1024
+
+    /// The address to listen on.
+    public var host = "127.0.0.1"
+    /// The port to listen on; `0` picks a free one.
+    public var port = 8080
+    /// Where data lives.
+    public var storage = Storage.sqliteFile(path: "intranet.sqlite")
+    /// Whether a database that was never seeded gets the six sample announcements.
+    public var seedsDatabase = true
+    /// The largest request body accepted, in bytes; larger bodies get 413.
+    public var maxBodySize = defaultMaxBodySize
+    /// The server's log level; each request is logged at `debug`.
+    public var logLevel = Logger.Level.info
+
+    /// A configuration with every default: SQLite file `intranet.sqlite` on 127.0.0.1:8080.
+    public init() {}
+
+    /// The defaults overridden by the environment: `HOST`, `PORT`, `DATABASE_URL` (a
+    /// `postgres://` URL, or `sqlite:PATH`), `LOG_LEVEL`, `MAX_BODY_SIZE`.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the variable that holds a bad value.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AppConfiguration {
+        var configuration = AppConfiguration()
+        if let host = environment["HOST"], !host.isEmpty {
+            configuration.host = host
+        }
+        if let port = environment["PORT"], !port.isEmpty {
+            configuration.port = try ConfigurationError.port(port, from: "PORT")
+        }
+        if let url = environment["DATABASE_URL"], !url.isEmpty {
+            configuration.storage = try Storage(databaseURL: url)
+        }
+        if let level = environment["LOG_LEVEL"], !level.isEmpty {
+            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
+                throw ConfigurationError(variable: "LOG_LEVEL", message: "must be one of trace, debug, info, notice, warning, error, critical")
+            }
+            configuration.logLevel = parsed
+        }
+        if let size = environment["MAX_BODY_SIZE"], !size.isEmpty {
+            guard let bytes = Int(size), bytes > 0 else {
+                throw ConfigurationError(variable: "MAX_BODY_SIZE", message: "must be a positive number of bytes")
+            }
+            configuration.maxBodySize = bytes
+        }
+        return configuration
+    }
+}
+
+extension AppConfiguration.Storage {
+    /// Reads `postgres://…` / `postgresql://…` or `sqlite:PATH`.
+    public init(databaseURL url: String) throws {
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            self = .postgres(url: url)
+        } else if url.hasPrefix("sqlite:") {
+            let path = String(url.dropFirst("sqlite:".count))
+            guard !path.isEmpty else {
+                throw ConfigurationError(variable: "DATABASE_URL", message: "sqlite: needs a file path, e.g. sqlite:intranet.sqlite")
+            }
+            self = .sqliteFile(path: path)
+        } else {
+            throw ConfigurationError(variable: "DATABASE_URL", message: "must start with postgres://, postgresql:// or sqlite:")
+        }
+    }
+}
+
+/// A setting that cannot be used, with the variable or flag it came from.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    /// The environment variable or flag that holds the bad value.
+    public var variable: String
+    /// What is wrong with it.
+    public var message: String
+
+    /// Creates a configuration error.
+    public init(variable: String, message: String) {
+        self.variable = variable
+        self.message = message
+    }
+
+    /// `VARIABLE message`, for people.
+    public var description: String { "\(variable) \(message)" }
+
+    /// Parses a TCP port number.
+    public static func port(_ text: String, from variable: String) throws -> Int {
+        guard let port = Int(text), (0...65_535).contains(port) else {
+            throw ConfigurationError(variable: variable, message: "must be a port number from 0 to 65535, not '\(text)'")
+        }
+        return port
+    }
+}

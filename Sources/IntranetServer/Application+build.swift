@@ -1,0 +1,54 @@
+import Hummingbird
+import Logging
+
+/// The intranet server: an application ready to `runService()`, plus what tests reach into.
+struct IntranetServer {
+    var application: Application<RouterResponder<AppRequestContext>>
+    var database: DatabaseService
+    var routes: [RouteBook<AppRequestContext>.Route]
+}
+
+/// Builds the intranet server for a configuration: opens and migrates the database (seeding a
+/// new one), then wires the router.
+///
+/// - Throws: when the database cannot be opened or migrated.
+public func buildApplication(_ configuration: AppConfiguration) async throws -> some ApplicationProtocol {
+    try await makeServer(configuration).application
+}
+
+func makeServer(_ configuration: AppConfiguration, logger: Logger? = nil) async throws -> IntranetServer {
+    let logger = logger ?? {
+        var logger = Logger(label: "intranet-server")
+        logger.logLevel = configuration.logLevel
+        return logger
+    }()
+    let database = try DatabaseService(storage: configuration.storage, logger: logger)
+    do {
+        try await database.migrate(seeds: configuration.seedsDatabase)
+    } catch {
+        await database.close()
+        throw error
+    }
+    let repository = FluentAnnouncementRepository(database: database.database)
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: ContextSettingsMiddleware(maxBodySize: configuration.maxBodySize))
+    router.add(middleware: ProblemMiddleware())
+
+    var serviceRoutes = RouteBook<AppRequestContext>()
+    ServiceController(repository: repository).addRoutes(to: &serviceRoutes)
+    serviceRoutes.register(on: router)
+
+    var announcementRoutes = RouteBook<AppRequestContext>()
+    AnnouncementController(repository: repository, cache: ResponseCache(), checksSharedRevision: database.isShared)
+        .addRoutes(to: &announcementRoutes)
+    announcementRoutes.register(on: router.group().add(middleware: VersionMiddleware()))
+
+    let application = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+        services: [database],
+        logger: logger
+    )
+    return IntranetServer(application: application, database: database, routes: serviceRoutes.routes + announcementRoutes.routes)
+}

@@ -1,0 +1,18 @@
+import HTTPTypes
+import Hummingbird
+
+extension CachedResponse {
+    /// A `200` with this body, or `304 Not Modified` when the request's `If-None-Match` holds
+    /// this entry's tag.
+    func response(for request: Request) -> Response {
+        if EntityTag.noneMatchHits(request.headers[.ifNoneMatch], etag: etag) {
+            return Response(status: .notModified, headers: [.eTag: etag])
+        }
+        return response(status: .ok)
+    }
+
+    /// This representation with the given status.
+    func response(status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
+    }
+}

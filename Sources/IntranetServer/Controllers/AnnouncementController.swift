@@ -1,0 +1,116 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import IntranetAPI
+import NIOCore
+
+/// Serves `/announcements` for every API version: the negotiated version picks the DTO, not a
+/// copy of the controller.
+struct AnnouncementController: Sendable {
+    let repository: any AnnouncementRepository
+    let cache: ResponseCache
+    /// When other server instances may write to the same database, each read checks the
+    /// database's revision before trusting the cache.
+    let checksSharedRevision: Bool
+
+    static let collectionPath = "/announcements"
+
+    func addRoutes(to routes: inout RouteBook<AppRequestContext>) {
+        routes.add(.get, Self.collectionPath, list)
+        routes.add(.post, Self.collectionPath, create)
+        routes.add(.get, "\(Self.collectionPath)/{id}", show)
+        routes.add(.put, "\(Self.collectionPath)/{id}", replace)
+        routes.add(.patch, "\(Self.collectionPath)/{id}", patch)
+        routes.add(.delete, "\(Self.collectionPath)/{id}", delete)
+    }
+
+    // MARK: Reads
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let rawQuery = request.uri.query ?? ""
+        let query = try ListQuery.parse(rawQuery)
+        let version = context.apiVersion
+        let entry = try await cached("list|\(version.rawValue)|\(rawQuery)") {
+            let (items, total) = try await repository.list(query.request)
+            let links = PageLinks(query: query, path: Self.collectionPath, total: total)
+            return try AnnouncementRepresentation.list(items, version: version, links: links)
+        }
+        return entry.response(for: request)
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try Self.announcementID(context)
+        let version = context.apiVersion
+        let entry = try await cached("detail|\(version.rawValue)|\(id)") {
+            guard let announcement = try await repository.find(id: id) else { throw APIError.notFound() }
+            return try AnnouncementRepresentation.detail(announcement, version: version)
+        }
+        return entry.response(for: request)
+    }
+
+    /// The cached answer for `key`, or a fresh one built and cached.
+    private func cached(_ key: String, build: () async throws -> CachedResponse) async throws -> CachedResponse {
+        if checksSharedRevision {
+            cache.synchronize(withDatabaseRevision: try await repository.currentRevision())
+        }
+        let (entry, generation) = cache.lookup(key)
+        if let entry { return entry }
+        let fresh = try await build()
+        cache.store(fresh, for: key, ifStillAt: generation)
+        return fresh
+    }
+
+    // MARK: Writes
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let json = try await RequestBody.json(of: request, context: context, allowsMergePatch: false)
+        let content = try AnnouncementInput.draft(from: json)
+        let created = try await repository.create(content)
+        cache.invalidate()
+        var entry = try AnnouncementRepresentation.detail(created, version: context.apiVersion)
+        entry.headers[.location] = "\(Self.collectionPath)/\(created.id)"
+        return entry.response(status: .created)
+    }
+
+    @Sendable func replace(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try Self.announcementID(context)
+        let json = try await RequestBody.json(of: request, context: context, allowsMergePatch: false)
+        let content = try AnnouncementInput.draft(from: json)
+        let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
+        let updated = try await repository.update(id: id, precondition: precondition) { _ in content }
+        cache.invalidate()
+        return try AnnouncementRepresentation.detail(updated, version: context.apiVersion).response(status: .ok)
+    }
+
+    @Sendable func patch(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try Self.announcementID(context)
+        let json = try await RequestBody.json(of: request, context: context, allowsMergePatch: true)
+        let merge = try AnnouncementInput.mergePatch(from: json)
+        let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
+        let updated = try await repository.update(id: id, precondition: precondition, change: merge)
+        cache.invalidate()
+        return try AnnouncementRepresentation.detail(updated, version: context.apiVersion).response(status: .ok)
+    }
+
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try Self.announcementID(context)
+        let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
+        try await repository.delete(id: id, precondition: precondition)
+        cache.invalidate()
+        return Response(status: .noContent)
+    }
+
+    /// The `{id}` of the path: a positive integer, optionally followed by `.json`.
+    ///
+    /// - Throws: ``APIError`` 404 for anything else (an id that is not an integer names nothing).
+    static func announcementID(_ context: AppRequestContext) throws -> Int {
+        var text = Substring(context.parameters.get("id") ?? "")
+        if text.hasSuffix(".json") {
+            text = text.dropLast(5)
+        }
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let id = Int(text), id > 0
+        else { throw APIError.notFound() }
+        return id
+    }
+}

@@ -1,0 +1,49 @@
+import Crypto
+import Foundation
+import IntranetAPI
+
+/// Strong entity tags and the `If-Match` / `If-None-Match` rules (RFC 9110 §13).
+///
+/// An announcement's tag is `"<id>.<revision>.v<major>"`: the revision changes on every write,
+/// and the version part keeps the 1.0 and 2.0 representations apart. `If-Match` compares only
+/// id and revision, so a tag read under either version guards a write.
+enum EntityTag {
+    static func forAnnouncement(id: Int, revision: Int, version: APIVersion) -> String {
+        let major = version.rawValue.prefix(while: { $0 != "." })
+        return "\"\(id).\(revision).v\(major)\""
+    }
+
+    /// A tag derived from the bytes of a representation (for lists).
+    static func forContent(_ body: Data) -> String {
+        let digest = SHA256.hash(data: body)
+        let hex = digest.prefix(12).map { byte in
+            let text = String(byte, radix: 16)
+            return byte < 16 ? "0" + text : text
+        }
+        return "\"l" + hex.joined() + "\""
+    }
+
+    /// What an `If-Match` header requires of the announcement `id`.
+    static func precondition(_ header: String?, id: Int) -> WritePrecondition {
+        guard let header else { return .none }
+        let tags = parseList(header)
+        if tags.contains("*") { return .exists }
+        let revisions = tags.compactMap { tag -> Int? in
+            let parts = tag.dropFirst().dropLast().split(separator: ".")
+            guard tag.hasPrefix("\""), parts.count == 3, Int(parts[0]) == id else { return nil }
+            return Int(parts[1])
+        }
+        return .revision(in: Set(revisions))
+    }
+
+    /// Whether an `If-None-Match` header matches `etag` (weak comparison, as RFC 9110 asks).
+    static func noneMatchHits(_ header: String?, etag: String) -> Bool {
+        guard let header else { return false }
+        return parseList(header).contains { $0 == "*" || $0 == etag || $0 == "W/" + etag }
+    }
+
+    /// Splits a comma-separated list of entity tags.
+    private static func parseList(_ header: String) -> [String] {
+        header.split(separator: ",").map { $0.trimmed() }
+    }
+}

@@ -1,0 +1,115 @@
+import FluentKit
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// Owns FluentKit's `Databases` for the application's lifetime: opens the configured database,
+/// migrates it, and closes it when the application shuts down.
+final class DatabaseService: Service, Sendable {
+    let databases: Databases
+    let storage: AppConfiguration.Storage
+    private let threadPool: NIOThreadPool
+    private let eventLoopGroup: MultiThreadedEventLoopGroup
+    private let logger: Logger
+    /// The file behind a throwaway database, removed by ``close()``.
+    private let temporaryFile: String?
+
+    /// Opens the database; nothing is read or written until ``migrate(seeds:)``.
+    init(storage: AppConfiguration.Storage, logger: Logger) throws {
+        let threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
+        // SQLite gets one event loop and so one connection: writes are serialised in process
+        // and never meet "database is locked".
+        let eventLoopGroup: MultiThreadedEventLoopGroup
+        let databases: Databases
+        var temporaryFile: String?
+        switch storage {
+        case .sqliteFile(let path):
+            eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            databases = Databases(threadPool: threadPool, on: eventLoopGroup)
+            databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .sqlite)
+        case .sqliteInMemory:
+            // SQLiteKit backs "in-memory" databases with a temporary file it never removes; we
+            // name the file ourselves so that closing the service removes it.
+            let path = FileManager.default.temporaryDirectory
+                .appendingPathComponent("intranet-\(UUID().uuidString).sqlite").path
+            temporaryFile = path
+            eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            databases = Databases(threadPool: threadPool, on: eventLoopGroup)
+            databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .sqlite)
+        case .postgres(let url, let schema):
+            var configuration: SQLPostgresConfiguration
+            do {
+                configuration = try SQLPostgresConfiguration(url: url)
+            } catch {
+                // The parser's error repeats the URL, password included: say what is wrong without it.
+                threadPool.shutdownGracefully { _ in }
+                throw ConfigurationError(
+                    variable: "DATABASE_URL",
+                    message: "is not a usable PostgreSQL URL; expected postgres://user:password@host:port/database")
+            }
+            if let schema {
+                configuration.searchPath = [schema]
+            }
+            eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+            databases = Databases(threadPool: threadPool, on: eventLoopGroup)
+            databases.use(.postgres(configuration: configuration, sqlLogLevel: .trace), as: .psql)
+        }
+        self.storage = storage
+        self.logger = logger
+        self.threadPool = threadPool
+        self.eventLoopGroup = eventLoopGroup
+        self.databases = databases
+        self.temporaryFile = temporaryFile
+    }
+
+    /// The database handle the repositories use.
+    var database: any Database {
+        // `database(…)` is nil only for an unregistered id; the id registered in `init` is the default.
+        databases.database(logger: logger, on: eventLoopGroup.any())!
+    }
+
+    /// Whether other server instances may share this database.
+    var isShared: Bool {
+        if case .postgres = storage { return true }
+        return false
+    }
+
+    /// Tunes SQLite, creates or upgrades the schema, and seeds a database that never was.
+    func migrate(seeds: Bool) async throws {
+        if case .sqliteFile = storage, let sql = database as? any SQLDatabase {
+            try await sql.raw("PRAGMA journal_mode = WAL").run()
+            try await sql.raw("PRAGMA synchronous = NORMAL").run()
+        }
+        let migrations = Migrations()
+        migrations.add(CreateAnnouncements())
+        if seeds {
+            migrations.add(SeedSampleAnnouncements())
+        }
+        let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: eventLoopGroup.any())
+        try await migrator.setupIfNeeded().get()
+        try await migrator.prepareBatch().get()
+    }
+
+    /// Waits for the application to shut down, then closes the database.
+    func run() async throws {
+        try? await gracefulShutdown()
+        await close()
+    }
+
+    /// Closes every connection and stops the threads behind them.
+    func close() async {
+        await databases.shutdownAsync()
+        try? await threadPool.shutdownGracefully()
+        try? await eventLoopGroup.shutdownGracefully()
+        if let temporaryFile {
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: temporaryFile + suffix)
+            }
+        }
+    }
+}

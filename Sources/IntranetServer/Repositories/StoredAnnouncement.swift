@@ -1,0 +1,47 @@
+import Foundation
+
+/// An announcement as the server knows it, independent of storage and API version.
+struct StoredAnnouncement: Sendable, Equatable {
+    var id: Int
+    var title: String
+    var body: String?
+    /// Incremented on every write; the `ETag` is built from it.
+    var revision: Int
+    var createdAt: Date
+    var updatedAt: Date
+}
+
+/// The fields a client may write: the result of a validated `POST`, `PUT` or merged `PATCH`.
+struct AnnouncementContent: Sendable, Equatable {
+    var title: String
+    var body: String?
+}
+
+/// A validated list request: which slice, in which order.
+struct ListRequest: Sendable, Equatable {
+    enum SortKey: String, Sendable, CaseIterable {
+        case id, title, createdAt, updatedAt
+    }
+
+    var sort: SortKey = .id
+    var isDescending = false
+    var offset = 0
+    var limit = 10
+}
+
+/// What a write may require of the current state before it applies (`If-Match`).
+enum WritePrecondition: Sendable, Equatable {
+    /// No `If-Match`: apply unconditionally.
+    case none
+    /// `If-Match: *`: apply to any existing announcement.
+    case exists
+    /// `If-Match` with tags: apply only when the current revision is one of these.
+    case revision(in: Set<Int>)
+
+    func isSatisfied(by revision: Int) -> Bool {
+        switch self {
+        case .none, .exists: true
+        case .revision(let allowed): allowed.contains(revision)
+        }
+    }
+}

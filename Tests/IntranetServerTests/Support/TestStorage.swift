@@ -1,0 +1,47 @@
+import Foundation
+import Logging
+import SQLKit
+import Testing
+@testable import IntranetServer
+
+/// The databases the contract suites run on: SQLite always, PostgreSQL too when
+/// `INTRANET_TEST_POSTGRES_URL` is set (CI sets it).
+enum TestStorage: String, CustomTestStringConvertible, Sendable {
+    case sqlite
+    case postgres
+
+    static let postgresURL = ProcessInfo.processInfo.environment["INTRANET_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+
+    static var all: [TestStorage] {
+        postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
+    }
+
+    var testDescription: String { rawValue }
+}
+
+/// A PostgreSQL schema of its own for one test, dropped afterwards, so runs never see each
+/// other's rows.
+enum PostgresSchema {
+    static func create() async throws -> String {
+        let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await execute("CREATE SCHEMA \(name)")
+        return name
+    }
+
+    static func drop(_ name: String) async throws {
+        try await execute("DROP SCHEMA IF EXISTS \(name) CASCADE")
+    }
+
+    private static func execute(_ statement: String) async throws {
+        guard let url = TestStorage.postgresURL else { return }
+        let service = try DatabaseService(storage: .postgres(url: url), logger: Logger(label: "test-schema"))
+        do {
+            let sql = try #require(service.database as? any SQLDatabase)
+            try await sql.raw(SQLQueryString(statement)).run()
+        } catch {
+            await service.close()
+            throw error
+        }
+        await service.close()
+    }
+}
