@@ -7,6 +7,10 @@ let package = Package(
     products: [
         .library(name: "IntranetAPI", targets: ["IntranetAPI"]),
         .library(name: "IntranetServer", targets: ["IntranetServer"]),
+        .library(name: "RESTRepository", targets: ["RESTRepository"]),
+        .library(name: "RESTRepositoryTesting", targets: ["RESTRepositoryTesting"]),
+        .library(name: "IntranetClient", targets: ["IntranetClient"]),
+        .library(name: "Spearal", targets: ["Spearal"]),
         .executable(name: "intranet-server", targets: ["IntranetServerMain"]),
     ],
     dependencies: [
@@ -14,13 +18,19 @@ let package = Package(
         .package(url: "https://github.com/vapor/fluent-kit.git", from: "1.57.0"),
         .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
         .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
+        // The wire contract shared by server and client.
         .target(name: "IntranetAPI"),
+
+        // The server.
         .target(
             name: "IntranetServer",
             dependencies: [
@@ -29,8 +39,8 @@ let package = Package(
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -44,6 +54,40 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+
+        // The client SDK.
+        .target(
+            name: "RESTRepository",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "RESTRepositoryTesting",
+            dependencies: [
+                "RESTRepository",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .target(
+            name: "IntranetClient",
+            dependencies: [
+                "RESTRepository",
+                "IntranetAPI",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
+        // The Spearal codec.
+        .target(name: "Spearal"),
+        .executableTarget(name: "SpearalBenchmark", dependencies: ["Spearal"]),
+        .executableTarget(name: "SpearalFuzz", dependencies: ["Spearal"]),
+
+        // Tests.
         .testTarget(name: "IntranetAPITests", dependencies: ["IntranetAPI"]),
         .testTarget(
             name: "IntranetServerTests",
@@ -52,6 +96,35 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
+        .testTarget(
+            name: "RESTRepositoryTests",
+            dependencies: [
+                "RESTRepository",
+                "RESTRepositoryTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "IntranetClientTests",
+            dependencies: [
+                "IntranetClient",
+                "IntranetAPI",
+                "RESTRepository",
+                "RESTRepositoryTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .testTarget(
+            name: "IntranetEndToEndTests",
+            dependencies: [
+                "IntranetClient",
+                "IntranetServer",
+                "RESTRepository",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(name: "SpearalTests", dependencies: ["Spearal"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,7 +16,12 @@ public func buildApplication(_ configuration: AppConfiguration) async throws -> 
     try await makeServer(configuration).application
 }
 
-func makeServer(_ configuration: AppConfiguration, logger: Logger? = nil) async throws -> IntranetServer {
+/// Builds the server; `onServerRunning` receives the port it listens on (useful with port 0).
+func makeServer(
+    _ configuration: AppConfiguration,
+    logger: Logger? = nil,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) async throws -> IntranetServer {
     let logger = logger ?? {
         var logger = Logger(label: "intranet-server")
         logger.logLevel = configuration.logLevel
@@ -27,7 +32,7 @@ func makeServer(_ configuration: AppConfiguration, logger: Logger? = nil) async 
         try await database.migrate(seeds: configuration.seedsDatabase)
     } catch {
         await database.close()
-        throw error
+        throw StartupError(storage: configuration.storage, underlying: error)
     }
     let repository = FluentAnnouncementRepository(database: database.database)
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -48,6 +53,7 @@ func makeServer(_ configuration: AppConfiguration, logger: Logger? = nil) async 
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: [database],
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
     return IntranetServer(application: application, database: database, routes: serviceRoutes.routes + announcementRoutes.routes)

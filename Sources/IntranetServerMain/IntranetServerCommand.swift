@@ -40,7 +40,12 @@ struct IntranetServerCommand: AsyncParsableCommand {
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
-        let application = try await buildApplication(configuration)
-        try await application.runService()
+        do {
+            let application = try await buildApplication(configuration)
+            try await application.runService()
+        } catch let error as StartupError {
+            FileHandle.standardError.write(Data("intranet-server: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
     }
 }

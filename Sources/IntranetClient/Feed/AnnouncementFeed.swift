@@ -1,0 +1,133 @@
+import Foundation
+import RESTRepository
+
+/// The state behind an announcements screen, for any UI (SwiftUI, UIKit, a terminal): the
+/// list, the opened announcement, each loading, loaded or failed with a readable message.
+///
+/// An actor, so calls from any task are safe. Under API 1.0 opening an announcement uses the
+/// body the list carried; under 2.0 it fetches the announcement by id. Observe changes with
+/// ``snapshots()``.
+public actor AnnouncementFeed {
+    /// The repository the feed reads from.
+    public let repository: AnnouncementsRepository
+    /// Items per page.
+    public let pageSize: Int
+    /// The list loaded so far (all pages loaded, in order).
+    public private(set) var list: LoadState<[AnnouncementSummary]> = .idle
+    /// The opened announcement.
+    public private(set) var detail: LoadState<Announcement> = .idle
+    /// The id of the opened announcement, or `nil` when none is open.
+    public private(set) var openedID: Int?
+    /// Whether the server has more pages after those loaded.
+    public private(set) var hasMore = false
+
+    private var loadedPages = 0
+    private var observers: [UUID: AsyncStream<FeedSnapshot>.Continuation] = [:]
+
+    /// Creates a feed.
+    ///
+    /// - Parameters:
+    ///   - repository: where announcements come from, e.g. `client.announcements`.
+    ///   - pageSize: items per page (20 by default).
+    public init(repository: AnnouncementsRepository, pageSize: Int = 20) {
+        self.repository = repository
+        self.pageSize = pageSize
+    }
+
+    /// The state now, in one value.
+    public var snapshot: FeedSnapshot {
+        FeedSnapshot(list: list, detail: detail, openedID: openedID, hasMore: hasMore)
+    }
+
+    /// Loads the first page, replacing the list; the old list stays visible while loading.
+    /// This is also "pull to refresh".
+    public func refresh() async {
+        list = .loading(previous: list.value)
+        publish()
+        do {
+            let page = try await repository.read(page: 1, pageSize: pageSize)
+            loadedPages = 1
+            hasMore = page.hasNext
+            list = .loaded(page.items)
+        } catch {
+            list = .failed(message: Self.message(for: error), previous: list.value)
+        }
+        publish()
+    }
+
+    /// Loads the next page and appends it; does nothing when no page follows or one is loading.
+    public func loadMore() async {
+        guard hasMore, !list.isLoading else { return }
+        let shown = list.value ?? []
+        list = .loading(previous: shown)
+        publish()
+        do {
+            let page = try await repository.read(page: loadedPages + 1, pageSize: pageSize)
+            loadedPages += 1
+            hasMore = page.hasNext
+            list = .loaded(shown + page.items)
+        } catch {
+            list = .failed(message: Self.message(for: error), previous: shown)
+        }
+        publish()
+    }
+
+    /// Opens an announcement: at once from the list item when it carried the body (1.0),
+    /// otherwise by fetching it (2.0). A later ``open(_:)`` or ``close()`` wins over an
+    /// earlier fetch still under way.
+    ///
+    /// - Parameter summary: the list item the user chose.
+    public func open(_ summary: AnnouncementSummary) async {
+        openedID = summary.id
+        if let announcement = Announcement(summary) {
+            detail = .loaded(announcement)
+            publish()
+            return
+        }
+        detail = .loading(previous: nil)
+        publish()
+        let result: LoadState<Announcement>
+        do {
+            result = .loaded(try await repository.read(id: summary.id))
+        } catch {
+            result = .failed(message: Self.message(for: error), previous: nil)
+        }
+        guard openedID == summary.id else { return }
+        detail = result
+        publish()
+    }
+
+    /// Closes the opened announcement.
+    public func close() {
+        openedID = nil
+        detail = .idle
+        publish()
+    }
+
+    /// A stream that yields the current state at once and again after every change.
+    public func snapshots() -> AsyncStream<FeedSnapshot> {
+        let (stream, continuation) = AsyncStream.makeStream(of: FeedSnapshot.self)
+        let id = UUID()
+        observers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeObserver(id) }
+        }
+        continuation.yield(snapshot)
+        return stream
+    }
+
+    private func removeObserver(_ id: UUID) {
+        observers[id] = nil
+    }
+
+    private func publish() {
+        let current = snapshot
+        for continuation in observers.values {
+            continuation.yield(current)
+        }
+    }
+
+    private static func message(for error: any Error) -> String {
+        (error as? RepositoryError)?.userMessage ?? "Something went wrong: \(error)"
+    }
+}

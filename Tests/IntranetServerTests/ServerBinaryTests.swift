@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+@Suite("The intranet-server executable")
+struct ServerBinaryTests {
+    /// The built `intranet-server`, beside the test bundle in the build products directory.
+    struct BinaryNotBuilt: Error, CustomStringConvertible {
+        var description: String { "intranet-server is not built beside the tests" }
+    }
+
+    static func binary() throws -> URL {
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for directory in [products, products.deletingLastPathComponent()] {
+            let candidate = directory.appendingPathComponent("intranet-server")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw BinaryNotBuilt()
+    }
+
+    private func makeDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("intranet-binary-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    private func launch(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = try Self.binary()
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        return (process, output)
+    }
+
+    @Test("with no database flag it creates intranet.sqlite in the working directory, logs where it listens, answers, and stops on SIGTERM")
+    func servesFromWorkingDirectory() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (process, output) = try launch(["--port", "0"], in: directory, environment: ["DATABASE_URL": "", "PORT": ""])
+
+        var log = ""
+        var port: Int?
+        let deadline = Date().addingTimeInterval(30)
+        while port == nil, Date() < deadline, process.isRunning {
+            log += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+            if let match = log.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/) { port = Int(match.1) }
+        }
+        let listening = try #require(port, "no 'listening on' line in: \(log)")
+        let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: "http://127.0.0.1:\(listening)/announcements")))
+        process.terminate()
+        process.waitUntilExit()
+
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(try JSONSerialization.jsonObject(with: data) as? [Any] != nil)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("intranet.sqlite").path))
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test("a bad setting stops it at once with a message naming the setting, and no password is printed", arguments: [
+        (["--port", "http"], [String: String](), "--port"),
+        ([], ["DATABASE_URL": "mysql://root:hunter2@db/intranet"], "DATABASE_URL"),
+        ([], ["DATABASE_URL": "postgres://app:hunter2@127.0.0.1:1/intranet?sslmode=disable"], "postgres://app:***@127.0.0.1:1/intranet"),
+    ])
+    func badSettings(arguments: [String], environment: [String: String], named: String) throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let (process, output) = try launch(arguments, in: directory, environment: environment)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+
+        #expect(process.terminationStatus != 0)
+        #expect(text.contains(named), "output: \(text)")
+        #expect(!text.contains("hunter2"), "output: \(text)")
+    }
+}
