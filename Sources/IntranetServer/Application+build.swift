@@ -37,17 +37,20 @@ func makeServer(
     let repository = FluentAnnouncementRepository(database: database.database)
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestIDMiddleware())
-    router.add(middleware: ContextSettingsMiddleware(maxBodySize: configuration.maxBodySize))
-    router.add(middleware: ProblemMiddleware())
+    router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize))
 
     var serviceRoutes = RouteBook<AppRequestContext>()
     ServiceController(repository: repository).addRoutes(to: &serviceRoutes)
     serviceRoutes.register(on: router)
 
     var announcementRoutes = RouteBook<AppRequestContext>()
-    AnnouncementController(repository: repository, cache: ResponseCache(), checksSharedRevision: database.isShared)
-        .addRoutes(to: &announcementRoutes)
-    announcementRoutes.register(on: router.group().add(middleware: VersionMiddleware()))
+    AnnouncementController(
+        repository: repository,
+        cache: ResponseCache(),
+        checksSharedRevision: database.isShared,
+        maxBodySize: configuration.maxBodySize
+    ).addRoutes(to: &announcementRoutes)
+    announcementRoutes.register(on: router.group().add(middleware: VersionMiddleware(maxBodySize: configuration.maxBodySize)))
 
     let application = Application(
         router: router,

@@ -12,6 +12,8 @@ struct AnnouncementController: Sendable {
     /// When other server instances may write to the same database, each read checks the
     /// database's revision before trusting the cache.
     let checksSharedRevision: Bool
+    /// The largest request body accepted, in bytes.
+    let maxBodySize: Int
 
     static let collectionPath = "/announcements"
 
@@ -63,7 +65,7 @@ struct AnnouncementController: Sendable {
     // MARK: Writes
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let json = try await RequestBody.json(of: request, context: context, allowsMergePatch: false)
+        let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: false)
         let content = try AnnouncementInput.draft(from: json)
         let created = try await repository.create(content)
         cache.invalidate()
@@ -74,7 +76,7 @@ struct AnnouncementController: Sendable {
 
     @Sendable func replace(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try Self.announcementID(context)
-        let json = try await RequestBody.json(of: request, context: context, allowsMergePatch: false)
+        let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: false)
         let content = try AnnouncementInput.draft(from: json)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
         let updated = try await repository.update(id: id, precondition: precondition) { _ in content }
@@ -84,7 +86,7 @@ struct AnnouncementController: Sendable {
 
     @Sendable func patch(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try Self.announcementID(context)
-        let json = try await RequestBody.json(of: request, context: context, allowsMergePatch: true)
+        let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: true)
         let merge = try AnnouncementInput.mergePatch(from: json)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
         let updated = try await repository.update(id: id, precondition: precondition, change: merge)

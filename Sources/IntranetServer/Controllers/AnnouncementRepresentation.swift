@@ -14,7 +14,13 @@ enum AnnouncementRepresentation {
             body = try IntranetJSON.encoder().encode(AnnouncementV2.Detail(announcement))
         }
         let etag = EntityTag.forAnnouncement(id: announcement.id, revision: announcement.revision, version: version)
-        return CachedResponse(body: ByteBuffer(bytes: body), etag: etag, headers: [.contentType: MediaType.json, .eTag: etag])
+        let headers: HTTPFields = [
+            .contentType: MediaType.json,
+            .eTag: etag,
+            .apiVersion: version.rawValue,
+            .vary: VersionMiddleware.vary,
+        ]
+        return CachedResponse(body: ByteBuffer(bytes: body), etag: etag, headers: headers)
     }
 
     static func list(_ announcements: [StoredAnnouncement], version: APIVersion, links: PageLinks) throws -> CachedResponse {
@@ -33,6 +39,8 @@ enum AnnouncementRepresentation {
             .page: String(links.page),
             .perPage: String(links.perPage),
             .link: links.link,
+            .apiVersion: version.rawValue,
+            .vary: VersionMiddleware.vary,
         ]
         return CachedResponse(body: ByteBuffer(bytes: body), etag: etag, headers: headers)
     }

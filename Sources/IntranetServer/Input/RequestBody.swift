@@ -6,9 +6,8 @@ import IntranetAPI
 /// Reads a write's JSON body under the server's rules: JSON media type (415 otherwise), at
 /// most the configured size (413 otherwise), well-formed (400 otherwise).
 enum RequestBody {
-    static func json(of request: Request, context: AppRequestContext, allowsMergePatch: Bool) async throws -> JSONValue {
+    static func json(of request: Request, limit: Int, allowsMergePatch: Bool) async throws -> JSONValue {
         try requireJSONMediaType(request.headers[.contentType], allowsMergePatch: allowsMergePatch)
-        let limit = context.maxBodySize
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
             throw APIError.contentTooLarge(limit: limit)
         }

@@ -9,6 +9,8 @@ import Logging
 /// response also carries.
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
+    /// The request body limit, named in the 413 answer.
+    let maxBodySize: Int
 
     func handle(
         _ request: Request,
@@ -18,7 +20,7 @@ struct ProblemMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let apiError = APIError(error, maxBodySize: context.maxBodySize)
+            let apiError = APIError(error, maxBodySize: maxBodySize)
             if apiError.status.kind == .serverError {
                 context.logger.error(
                     "request failed: \(request.method.rawValue) \(request.uri.path)",

@@ -1,12 +1,13 @@
 import Hummingbird
 import IntranetAPI
 import Logging
-import NIOCore
 
-/// Gives every request an id, puts it in `X-Request-Id` on the response and on every log line
-/// of the request, and logs one line per request at debug level.
+/// Puts the request's id in `X-Request-Id` on the response; the same id is on every log line
+/// of the request, so a user who quotes it leads straight to the server's record.
 ///
-/// An id sent by a proxy in the request's `X-Request-Id` is kept when it is short and plain.
+/// The id is Hummingbird's own (`hb.request.id` in the logs). An id sent by a proxy in the
+/// request's `X-Request-Id` is used instead when it is short and plain. Each request is logged
+/// at debug level.
 struct RequestIDMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
@@ -16,26 +17,23 @@ struct RequestIDMiddleware: RouterMiddleware {
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var context = context
-        let id = Self.acceptedID(request.headers[.requestID]) ?? Self.makeID()
-        context.requestID = id
-        context.logger[metadataKey: "request_id"] = .string(id)
-        let start = ContinuousClock.now
+        let id: String
+        if let proxied = Self.acceptedID(request.headers[.requestID]) {
+            id = proxied
+            context.logger[metadataKey: "hb.request.id"] = .string(proxied)
+        } else {
+            id = context.id
+        }
+        let start = context.logger.logLevel <= .debug ? ContinuousClock.now : nil
         var response = try await next(request, context)
         response.headers[.requestID] = id
-        if context.logger.logLevel <= .debug {
-            let elapsed = ContinuousClock.now - start
+        if let start {
             context.logger.debug(
                 "\(request.method.rawValue) \(request.uri.path) \(response.status.code)",
-                metadata: ["duration": "\(elapsed)"]
+                metadata: ["duration": "\(ContinuousClock.now - start)"]
             )
         }
         return response
-    }
-
-    static func makeID() -> String {
-        let value = UInt64.random(in: .min ... .max)
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     private static func acceptedID(_ value: String?) -> String? {

@@ -9,6 +9,8 @@ import IntranetAPI
 /// `API-Version` (when a version was chosen) and `Vary: Accept, Accept-Version`.
 struct VersionMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
+    /// The request body limit, named in the 413 answer.
+    let maxBodySize: Int
 
     static let vary = "Accept, Accept-Version"
 
@@ -28,11 +30,14 @@ struct VersionMiddleware: RouterMiddleware {
         context.apiVersion = version
         do {
             var response = try await next(request, context)
-            response.headers[.apiVersion] = version.rawValue
-            response.headers[.vary] = Self.vary
+            // Cached answers carry both headers already; setting them again would copy the headers.
+            if response.headers[.apiVersion] == nil {
+                response.headers[.apiVersion] = version.rawValue
+                response.headers[.vary] = Self.vary
+            }
             return response
         } catch {
-            var apiError = APIError(error, maxBodySize: context.maxBodySize)
+            var apiError = APIError(error, maxBodySize: maxBodySize)
             apiError.headers[.apiVersion] = version.rawValue
             apiError.headers[.vary] = Self.vary
             throw apiError
@@ -43,11 +48,13 @@ struct VersionMiddleware: RouterMiddleware {
     ///
     /// - Throws: ``APIError`` 406 for an unknown version or an `Accept` header that allows no JSON.
     static func negotiate(_ headers: HTTPFields) throws -> APIVersion {
-        let accept = headers[values: .accept].joined(separator: ",")
-        let ranges = MediaRange.parseList(accept)
-        let jsonRanges = ranges.filter { $0.admits(type: "application", subtype: "json") && $0.quality > 0 }
-        if !accept.isEmpty, jsonRanges.isEmpty {
-            throw APIError.notAcceptable(accept)
+        var jsonRanges: [MediaRange] = []
+        if headers[.accept] != nil {
+            let accept = headers[values: .accept].joined(separator: ",")
+            jsonRanges = MediaRange.parseList(accept).filter { $0.admits(type: "application", subtype: "json") && $0.quality > 0 }
+            if !accept.isEmpty, jsonRanges.isEmpty {
+                throw APIError.notAcceptable(accept)
+            }
         }
         if let asked = headers[.acceptVersion] {
             guard let version = APIVersion(rawValue: asked) else { throw APIError.unsupportedVersion(asked) }
