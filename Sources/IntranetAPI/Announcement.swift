@@ -88,25 +88,114 @@ public enum AnnouncementV2 {
     }
 }
 
+/// Who may read an announcement.
+public enum AnnouncementReaders: Codable, Sendable, Equatable {
+    /// Everyone (JSON `null`).
+    case everyone
+    /// Only these user ids, plus editors and admins (a JSON array).
+    case only([Int])
+
+    /// Reads `null` or an array of user ids.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        self = container.decodeNil() ? .everyone : .only(try container.decode([Int].self))
+    }
+
+    /// Writes `null` or an array of user ids.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .everyone: try container.encodeNil()
+        case .only(let ids): try container.encode(ids)
+        }
+    }
+}
+
+extension AnnouncementV2 {
+    /// The detail as editors and admins see it: the 2.0 detail plus `readers`.
+    public struct EditorDetail: Codable, Sendable, Equatable {
+        /// The server-assigned id.
+        public var id: Int
+        /// The headline.
+        public var title: String
+        /// The HTML body, or `nil`.
+        public var body: String?
+        /// When the announcement was created.
+        public var createdAt: Date
+        /// When the announcement last changed.
+        public var updatedAt: Date
+        /// Who may read it.
+        public var readers: AnnouncementReaders
+
+        /// Creates an editor's detail.
+        public init(id: Int, title: String, body: String?, createdAt: Date, updatedAt: Date, readers: AnnouncementReaders) {
+            self.id = id
+            self.title = title
+            self.body = body
+            self.createdAt = createdAt
+            self.updatedAt = updatedAt
+            self.readers = readers
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, title, body, createdAt, updatedAt, readers }
+
+        /// Reads the detail; a missing `readers` means everyone.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(Int.self, forKey: .id)
+            title = try container.decode(String.self, forKey: .title)
+            body = try container.decodeIfPresent(String.self, forKey: .body)
+            createdAt = try container.decode(Date.self, forKey: .createdAt)
+            updatedAt = try container.decode(Date.self, forKey: .updatedAt)
+            readers = container.contains(.readers) ? try container.decode(AnnouncementReaders.self, forKey: .readers) : .everyone
+        }
+
+        /// Writes every key, `body` and `readers` as `null` when absent or unrestricted.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(title, forKey: .title)
+            try container.encode(body, forKey: .body)
+            try container.encode(createdAt, forKey: .createdAt)
+            try container.encode(updatedAt, forKey: .updatedAt)
+            try container.encode(readers, forKey: .readers)
+        }
+    }
+}
+
 /// The body of `POST /announcements` and `PUT /announcements/{id}`, the same in every version.
 public struct AnnouncementDraft: Codable, Sendable, Equatable {
     /// The headline; the server trims white space and requires 1–255 code points.
     public var title: String
     /// The HTML body, or `nil` for none (at most 1,000,000 UTF-8 bytes).
     public var body: String?
+    /// Who may read it; `nil` leaves it as it is (everyone, for a new announcement).
+    public var readers: AnnouncementReaders?
 
     /// Creates a draft.
-    public init(title: String, body: String? = nil) {
+    public init(title: String, body: String? = nil, readers: AnnouncementReaders? = nil) {
         self.title = title
         self.body = body
+        self.readers = readers
     }
 
-    private enum CodingKeys: String, CodingKey { case title, body }
+    private enum CodingKeys: String, CodingKey { case title, body, readers }
 
-    /// Encodes `body` as an explicit `null`, since `PUT` is a full replacement.
+    /// Reads a draft; a missing `readers` leaves them unchanged.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decode(String.self, forKey: .title)
+        body = try container.decodeIfPresent(String.self, forKey: .body)
+        // `decodeIfPresent` would read an explicit `null` (everyone) as "not sent".
+        readers = container.contains(.readers) ? try container.decode(AnnouncementReaders.self, forKey: .readers) : nil
+    }
+
+    /// Encodes `body` as an explicit `null`, since `PUT` is a full replacement; `readers` only
+    /// when set, so old clients never touch them.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
         try container.encode(body, forKey: .body)
+        try container.encodeIfPresent(readers, forKey: .readers)
     }
 }

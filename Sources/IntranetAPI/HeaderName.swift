@@ -26,3 +26,13 @@ public enum MediaType {
     /// RFC 9457 problem details, the body of every error.
     public static let problem = "application/problem+json"
 }
+
+/// Names of the headers of a signed request (API.md §3, "Signed requests").
+public enum SignatureHeaderName {
+    /// The registered app's id.
+    public static let appID = "X-App-Id"
+    /// Unix time in milliseconds when the request was signed.
+    public static let timestamp = "X-Timestamp"
+    /// Lowercase hex HMAC-SHA256 of the canonical request.
+    public static let signature = "X-Signature"
+}
