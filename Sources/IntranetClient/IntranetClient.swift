@@ -9,6 +9,17 @@ import RESTRepository
 /// let intranet = IntranetClient(baseURL: URL(string: "http://127.0.0.1:8080")!, apiVersion: .v2_0)
 /// let page = try await intranet.announcements.read(page: 1, pageSize: 20)
 /// try await intranet.session.login(username: "editor", password: "…")  // later calls send the token
+/// let admins = try await intranet.users.list().filter { $0.role == .admin }
+/// ```
+///
+/// For a tool that stays signed in between runs, keep the session in a file per server and
+/// sign requests with a registered app's key:
+///
+/// ```swift
+/// let configuration = IntranetClientConfiguration(
+///     sessionStore: FileSessionStore(serverURL: server),
+///     signingKey: AppSigningKey(appID: "cli", secret: secret))
+/// let intranet = IntranetClient(baseURL: server, configuration: configuration)
 /// ```
 public struct IntranetClient: Sendable {
     /// The API version every request asks for (`Accept-Version`).
@@ -17,12 +28,15 @@ public struct IntranetClient: Sendable {
     public let client: RESTClient
     /// The announcements of the intranet.
     public let announcements: AnnouncementsRepository
-    /// Signing in and out; a login's token is sent with every later request.
+    /// Signing in and out, who is signed in, and the sign-in state as a stream; a login's
+    /// token is sent with every later request.
     public let session: SessionRepository
     /// The signed-in user (`/users/me`).
     public let me: CurrentUserRepository
-    /// The session token store behind ``session`` (unused when the configuration brings its
-    /// own token provider).
+    /// The accounts, for admins (`/users`).
+    public let users: UsersRepository
+    /// The session behind ``session``, over the configuration's ``SessionStore`` (not read
+    /// for requests when the configuration brings its own token provider).
     public let credentials: CredentialStore
 
     /// Creates a client talking to a server over `URLSession`.
@@ -30,7 +44,8 @@ public struct IntranetClient: Sendable {
     /// - Parameters:
     ///   - baseURL: the server, e.g. `http://127.0.0.1:8080`; a path is kept.
     ///   - apiVersion: the API version to ask for (the latest by default).
-    ///   - configuration: authentication, signing, retries, logging, time-out.
+    ///   - configuration: session store, authentication, signing, retries, logging, time-out.
+    ///     Signatures cover the base URL's path as well.
     public init(
         baseURL: URL,
         apiVersion: APIVersion = .latest,
@@ -41,7 +56,9 @@ public struct IntranetClient: Sendable {
             cachePolicy: configuration.cachePolicy))
         var configuration = configuration
         configuration.logBaseURL = configuration.logBaseURL ?? baseURL
-        self.init(transport: transport, apiVersion: apiVersion, configuration: configuration)
+        self.init(
+            transport: transport, apiVersion: apiVersion, configuration: configuration,
+            signingPathPrefix: IntranetRequestSigner.pathPrefix(for: baseURL))
     }
 
     /// Creates a client over any transport, e.g. a `MockTransport` in tests.
@@ -49,19 +66,34 @@ public struct IntranetClient: Sendable {
     /// - Parameters:
     ///   - transport: the transport that finally sends each request.
     ///   - apiVersion: the API version to ask for (the latest by default).
-    ///   - configuration: authentication, signing, retries, logging.
+    ///   - configuration: session store, authentication, signing, retries, logging.
+    ///     Signatures cover the paths as the transport receives them (no base path).
     public init(
         transport: any Transport,
         apiVersion: APIVersion = .latest,
         configuration: IntranetClientConfiguration = IntranetClientConfiguration()
     ) {
+        self.init(transport: transport, apiVersion: apiVersion, configuration: configuration, signingPathPrefix: "")
+    }
+
+    /// Creates a client over a transport whose base URL has a path, so signatures cover it
+    /// (a tool wrapping a `URLSessionTransport` of its own, for instance).
+    ///
+    /// - Parameters:
+    ///   - transport: the transport that finally sends each request.
+    ///   - apiVersion: the API version to ask for.
+    ///   - configuration: session store, authentication, signing, retries, logging.
+    ///   - signingPathPrefix: the base URL's percent-encoded path, e.g. from
+    ///     ``IntranetRequestSigner/pathPrefix(for:)``.
+    public init(
+        transport: any Transport, apiVersion: APIVersion,
+        configuration: IntranetClientConfiguration, signingPathPrefix: String
+    ) {
         self.apiVersion = apiVersion
-        let credentials = CredentialStore()
-        var configuration = configuration
-        if configuration.tokenProvider == nil {
-            configuration.tokenProvider = { await credentials.token }
-        }
-        let chain = MiddlewareTransport(transport, middleware: configuration.middleware(for: apiVersion))
+        let credentials = CredentialStore(store: configuration.sessionStore)
+        let middleware = configuration.middleware(
+            for: apiVersion, credentials: credentials, signingPathPrefix: signingPathPrefix)
+        let chain = MiddlewareTransport(transport, middleware: middleware)
         self.credentials = credentials
         client = RESTClient(
             transport: chain,
@@ -70,5 +102,6 @@ public struct IntranetClient: Sendable {
         announcements = AnnouncementsRepository(client: client, apiVersion: apiVersion)
         session = SessionRepository(client: client, credentials: credentials)
         me = CurrentUserRepository(client: client)
+        users = UsersRepository(client: client)
     }
 }

@@ -9,10 +9,16 @@ import FoundationNetworking
 
 /// How an ``IntranetClient`` authenticates, signs, retries and logs.
 public struct IntranetClientConfiguration: Sendable {
-    /// Returns the token for `Authorization: Bearer`, or `nil` when signed out; by default
-    /// the token of the client's last `session.login`.
+    /// Where the client keeps its session (in memory by default; a ``FileSessionStore`` for
+    /// tools that stay signed in between runs).
+    public var sessionStore: any SessionStore
+    /// Returns the token for `Authorization: Bearer`, or `nil` when signed out. When set, it
+    /// replaces the client's own session: ``sessionStore`` is then only written by
+    /// `session.login` and not read for requests.
     public var tokenProvider: (@Sendable () async throws -> String?)?
-    /// Adds signature header fields to each request (see API.md, signed requests).
+    /// The registered app's id and secret: when set, every request is signed (API.md §3).
+    public var signingKey: AppSigningKey?
+    /// Adds signature header fields to each request; wins over ``signingKey`` when both are set.
     public var signer: (@Sendable (inout HTTPRequest, Data?) async throws -> Void)?
     /// When to retry idempotent requests; `nil` turns retries off.
     public var retryPolicy: RetryPolicy?
@@ -29,8 +35,21 @@ public struct IntranetClientConfiguration: Sendable {
     /// More header fields for every request.
     public var headerFields: HTTPFields
 
-    /// Creates a configuration; every setting has a default: no token, no signing, three
-    /// attempts for idempotent requests, no logging, 30 s time-out.
+    /// Creates a configuration; every setting has a default: a session in memory, no signing,
+    /// three attempts for idempotent requests, no logging, 30 s time-out.
+    ///
+    /// - Parameters:
+    ///   - tokenProvider: a token source replacing the client's own session.
+    ///   - signer: a signing function (see ``IntranetRequestSigner``).
+    ///   - retryPolicy: when to retry idempotent requests; `nil` for never.
+    ///   - sleep: waits between retries.
+    ///   - logger: where request and response lines go (secrets redacted, bodies never logged).
+    ///   - logBaseURL: the URL shown in log lines.
+    ///   - timeout: seconds before a request times out.
+    ///   - cachePolicy: the `URLRequest` cache policy.
+    ///   - headerFields: more header fields for every request.
+    ///   - sessionStore: where the session is kept.
+    ///   - signingKey: an app's id and secret to sign every request with.
     public init(
         tokenProvider: (@Sendable () async throws -> String?)? = nil,
         signer: (@Sendable (inout HTTPRequest, Data?) async throws -> Void)? = nil,
@@ -40,8 +59,12 @@ public struct IntranetClientConfiguration: Sendable {
         logBaseURL: URL? = nil,
         timeout: TimeInterval = 30,
         cachePolicy: URLRequest.CachePolicy = .reloadIgnoringLocalCacheData,
-        headerFields: HTTPFields = [:]
+        headerFields: HTTPFields = [:],
+        sessionStore: any SessionStore = InMemorySessionStore(),
+        signingKey: AppSigningKey? = nil
     ) {
+        self.sessionStore = sessionStore
+        self.signingKey = signingKey
         self.tokenProvider = tokenProvider
         self.signer = signer
         self.retryPolicy = retryPolicy
@@ -54,8 +77,11 @@ public struct IntranetClientConfiguration: Sendable {
     }
 
     /// The middleware chain, outermost first: headers, token, retries, signing, logging (so
-    /// each attempt is signed afresh and logged).
-    func middleware(for version: APIVersion) -> [any TransportMiddleware] {
+    /// each attempt is signed afresh and logged). `/login` never carries a token; a 401 to a
+    /// request that carried the session's token signs out.
+    func middleware(
+        for version: APIVersion, credentials: CredentialStore, signingPathPrefix: String
+    ) -> [any TransportMiddleware] {
         var fields = headerFields
         fields[.acceptVersion] = version.rawValue
         if fields[.accept] == nil {
@@ -63,13 +89,20 @@ public struct IntranetClientConfiguration: Sendable {
         }
         var chain: [any TransportMiddleware] = [HeaderFieldsMiddleware(fields)]
         if let tokenProvider {
-            chain.append(BearerTokenMiddleware(tokenProvider: tokenProvider))
+            chain.append(BearerTokenMiddleware(tokenProvider: tokenProvider, excludedPaths: ["/login"], onUnauthorized: nil))
+        } else {
+            chain.append(BearerTokenMiddleware(
+                tokenProvider: { await credentials.currentToken() }, excludedPaths: ["/login"],
+                onUnauthorized: { token in await credentials.clear(ifToken: token) }))
         }
         if let retryPolicy {
             chain.append(RetryMiddleware(policy: retryPolicy, sleep: sleep))
         }
         if let signer {
             chain.append(RequestSigningMiddleware(sign: signer))
+        } else if let signingKey {
+            let signer = IntranetRequestSigner(key: signingKey, pathPrefix: signingPathPrefix)
+            chain.append(RequestSigningMiddleware(sign: signer.sign))
         }
         if let logger {
             chain.append(LoggingMiddleware(logger: logger, baseURL: logBaseURL))

@@ -32,12 +32,22 @@ public struct AppConfiguration: Sendable {
     public var maxBodySize = defaultMaxBodySize
     /// The server's log level; each request is logged at `debug`.
     public var logLevel = Logger.Level.info
+    /// Whether signed-out callers may read unrestricted announcements.
+    public var allowsAnonymousReading = true
+    /// Whether every request must be signed by a registered app (API.md §3).
+    public var requiresSignature = false
+    /// How long a session token lasts, in seconds (30 days by default).
+    public var sessionLifetime: TimeInterval = 30 * 24 * 3600
+    /// The bcrypt cost of stored passwords.
+    public var passwordCost: UInt8 = 12
 
     /// A configuration with every default: SQLite file `intranet.sqlite` on 127.0.0.1:8080.
     public init() {}
 
     /// The defaults overridden by the environment: `HOST`, `PORT`, `DATABASE_URL` (a
-    /// `postgres://` URL, or `sqlite:PATH`), `LOG_LEVEL`, `MAX_BODY_SIZE`.
+    /// `postgres://` URL, or `sqlite:PATH`), `LOG_LEVEL`, `MAX_BODY_SIZE`,
+    /// `INTRANET_ANONYMOUS_READ`, `INTRANET_REQUIRE_SIGNATURE` (`true`/`false`),
+    /// `INTRANET_SESSION_DAYS`.
     ///
     /// - Throws: ``ConfigurationError`` naming the variable that holds a bad value.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AppConfiguration {
@@ -62,6 +72,18 @@ public struct AppConfiguration: Sendable {
                 throw ConfigurationError(variable: "MAX_BODY_SIZE", message: "must be a positive number of bytes")
             }
             configuration.maxBodySize = bytes
+        }
+        if let flag = environment["INTRANET_ANONYMOUS_READ"], !flag.isEmpty {
+            configuration.allowsAnonymousReading = try ConfigurationError.flag(flag, from: "INTRANET_ANONYMOUS_READ")
+        }
+        if let flag = environment["INTRANET_REQUIRE_SIGNATURE"], !flag.isEmpty {
+            configuration.requiresSignature = try ConfigurationError.flag(flag, from: "INTRANET_REQUIRE_SIGNATURE")
+        }
+        if let days = environment["INTRANET_SESSION_DAYS"], !days.isEmpty {
+            guard let count = Double(days), count > 0, count <= 3650 else {
+                throw ConfigurationError(variable: "INTRANET_SESSION_DAYS", message: "must be a number of days from 1 to 3650")
+            }
+            configuration.sessionLifetime = count * 24 * 3600
         }
         return configuration
     }
@@ -99,6 +121,15 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
 
     /// `VARIABLE message`, for people.
     public var description: String { "\(variable) \(message)" }
+
+    /// Parses `true` or `false` (also `1`/`0`, `yes`/`no`).
+    public static func flag(_ text: String, from variable: String) throws -> Bool {
+        switch text.lowercased() {
+        case "true", "1", "yes": return true
+        case "false", "0", "no": return false
+        default: throw ConfigurationError(variable: variable, message: "must be true or false, not '\(text)'")
+        }
+    }
 
     /// Parses a TCP port number.
     public static func port(_ text: String, from variable: String) throws -> Int {

@@ -35,21 +35,34 @@ func makeServer(
         throw StartupError(storage: configuration.storage, underlying: error)
     }
     let repository = FluentAnnouncementRepository(database: database.database)
+    let accounts = FluentAccountRepository(database: database.database)
+    let hasher = PasswordHasher(cost: configuration.passwordCost)
+    let auth = AuthService(accounts: accounts, hasher: hasher, sessionLifetime: configuration.sessionLifetime)
+    if try await accounts.countUsers() == 0 {
+        logger.notice("No accounts yet. Create the first admin with: intranet-server users create --username admin --role admin")
+    }
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize))
+    if configuration.requiresSignature {
+        router.add(middleware: SignatureMiddleware(registry: SigningAppRegistry(database: database.database), maxBodySize: configuration.maxBodySize))
+    }
+    router.add(middleware: AuthMiddleware(auth: auth, allowsAnonymousReading: configuration.allowsAnonymousReading))
 
     var serviceRoutes = RouteBook<AppRequestContext>()
     ServiceController(repository: repository).addRoutes(to: &serviceRoutes)
     serviceRoutes.register(on: router)
 
     var announcementRoutes = RouteBook<AppRequestContext>()
+    let cache = ResponseCache()
     AnnouncementController(
         repository: repository,
-        cache: ResponseCache(),
+        cache: cache,
         checksSharedRevision: database.isShared,
         maxBodySize: configuration.maxBodySize
     ).addRoutes(to: &announcementRoutes)
+    SessionController(auth: auth, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
+    UserController(accounts: accounts, hasher: hasher, cache: cache, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
     announcementRoutes.register(on: router.group().add(middleware: VersionMiddleware(maxBodySize: configuration.maxBodySize)))
 
     let application = Application(

@@ -34,7 +34,7 @@ struct AnnouncementsEndToEndTests {
     @Test("create, read by id, patch leaving the body alone and then clearing it, delete, then 404")
     func lifecycle() async throws {
         try await withLiveServer { url in
-            let intranet = IntranetClient(baseURL: url, apiVersion: .v2_0)
+            let intranet = try await signedInClient(url, as: "editor")
 
             let created = try await intranet.announcements.createVersioned(AnnouncementDraft(title: "  Fire drill ", body: "<p>10:00</p>"))
             let read = try await intranet.announcements.read(id: created.value.id)
@@ -58,7 +58,7 @@ struct AnnouncementsEndToEndTests {
     @Test("an update based on a stale read meets 412 carrying the server's current version, and changes nothing")
     func conditionalUpdate() async throws {
         try await withLiveServer { url in
-            let intranet = IntranetClient(baseURL: url, apiVersion: .v2_0)
+            let intranet = try await signedInClient(url, as: "editor")
             let mine = try await intranet.announcements.readVersioned(id: 2)
             _ = try await intranet.announcements.patch(AnnouncementPatch(title: "Changed by a colleague"), id: 2)
 
@@ -78,7 +78,7 @@ struct AnnouncementsEndToEndTests {
     @Test("the async sequences walk every page and every item exactly once")
     func paging() async throws {
         try await withLiveServer { url in
-            let intranet = IntranetClient(baseURL: url, apiVersion: .v2_0)
+            let intranet = try await signedInClient(url, as: "editor")
             for index in 1...17 {
                 _ = try await intranet.announcements.create(AnnouncementDraft(title: "Page item \(index)"))
             }
@@ -101,7 +101,7 @@ struct AnnouncementsEndToEndTests {
     @Test("validation errors arrive as the typed 422 with each field's message")
     func validation() async throws {
         try await withLiveServer { url in
-            let intranet = IntranetClient(baseURL: url, apiVersion: .v2_0)
+            let intranet = try await signedInClient(url, as: "editor")
 
             let error = await #expect(throws: RepositoryError.self) {
                 try await intranet.announcements.create(AnnouncementDraft(title: "   "))

@@ -1,19 +1,37 @@
 import Foundation
 import Logging
+import IntranetAPI
+import IntranetClient
 import Testing
 @testable import IntranetServer
 
+/// A client for `url` signed in as `username`.
+func signedInClient(_ url: URL, as username: String, version: APIVersion = .v2_0) async throws -> IntranetClient {
+    let client = IntranetClient(baseURL: url, apiVersion: version)
+    _ = try await client.session.login(username: username, password: liveTestPassword)
+    return client
+}
+
+/// The accounts every live test server has, all with the password ``liveTestPassword``.
+let liveTestPassword = "correct horse battery"
+
 /// Runs `body` against a freshly seeded intranet server listening on a free loopback port,
-/// then shuts the server down.
+/// with the accounts `admin` (id 1), `editor` (2) and `reader` (3), then shuts the server down.
 func withLiveServer(_ body: @Sendable (URL) async throws -> Void) async throws {
     var configuration = AppConfiguration()
     configuration.port = 0
     configuration.storage = .sqliteInMemory
     configuration.logLevel = .warning
+    configuration.passwordCost = 4
     let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
     let server = try await makeServer(configuration) { port in
         portSink.yield(port)
         portSink.finish()
+    }
+    let accounts = FluentAccountRepository(database: server.database.database)
+    let hash = try await PasswordHasher(cost: 4).hash(liveTestPassword)
+    for (name, role) in [("admin", UserRole.admin), ("editor", .editor), ("reader", .reader)] {
+        _ = try await accounts.createUser(username: name, displayName: name.capitalized, role: role, passwordHash: hash)
     }
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await server.application.runService() }

@@ -17,8 +17,8 @@ struct AnnouncementWriteTests {
             let created = try response.object()
             #expect(created["id"] as? Int == 7)
             #expect(created["title"] as? String == "Fire drill")
-            #expect(Set(created.keys) == ["id", "title", "body", "createdAt", "updatedAt"])
-            let read = try await client.send(.get, "/announcements/7")
+            #expect(Set(created.keys) == ["id", "title", "body", "createdAt", "updatedAt", "readers"])
+            let read = try await client.send(.get, "/announcements/7", as: .editor)
             #expect(read.text == response.text)
             #expect(read.headers[.eTag] == etag)
         }

@@ -13,18 +13,20 @@ struct SharedDatabaseTests {
         var configuration = AppConfiguration()
         configuration.storage = .postgres(url: url, schema: schema)
         configuration.logLevel = .warning
+        configuration.passwordCost = 4
         do {
             let first = try await makeServer(configuration)
+            try await TestUser.createAll(in: first)
             let second = try await makeServer(configuration)
             try await first.application.test(.router) { one in
                 try await second.application.test(.router) { two in
                     // Warm both caches.
-                    _ = try await two.send(.get, "/announcements/2")
+                    _ = try await two.send(.get, "/announcements/2", as: .editor)
                     _ = try await two.send(.get, "/announcements")
 
                     let patched = try await one.send(.patch, "/announcements/2", json: #"{"title":"Changed on one"}"#)
                     let created = try await one.send(.post, "/announcements", json: #"{"title":"Made on one"}"#)
-                    let detail = try await two.send(.get, "/announcements/2")
+                    let detail = try await two.send(.get, "/announcements/2", as: .editor)
                     let list = try await two.send(.get, "/announcements")
 
                     #expect(patched.status == .ok)
@@ -37,6 +39,44 @@ struct SharedDatabaseTests {
                     let tag = try #require(detail.headers[.eTag])
                     _ = try await two.send(.delete, "/announcements/2", headers: [.ifMatch: tag])
                     #expect(try await one.send(.get, "/announcements/2").status == .notFound)
+                }
+            }
+        } catch {
+            try? await PostgresSchema.drop(schema)
+            throw error
+        }
+        try await PostgresSchema.drop(schema)
+    }
+
+    @Test("a token from one instance works on the other, logout on one ends it on both, and they share the lockout count")
+    func sharedSessions() async throws {
+        let url = try #require(TestStorage.postgresURL)
+        let schema = try await PostgresSchema.create()
+        var configuration = AppConfiguration()
+        configuration.storage = .postgres(url: url, schema: schema)
+        configuration.logLevel = .warning
+        configuration.passwordCost = 4
+        do {
+            let first = try await makeServer(configuration)
+            try await TestUser.createAll(in: first)
+            let second = try await makeServer(configuration)
+            try await first.application.test(.router) { one in
+                try await second.application.test(.router) { two in
+                    let login = try await one.send(.post, "/login", json: #"{"username":"editor","password":"correct horse battery"}"#, as: .anonymous)
+                    let token = try #require(try login.object()["token"] as? String)
+                    let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
+
+                    let meOnTwo = try await two.send(.get, "/users/me", headers: bearer)
+                    _ = try await two.send(.post, "/logout", headers: bearer)
+                    let meOnOne = try await one.send(.get, "/users/me", headers: bearer)
+                    for client in [one, two, one, two, one] {
+                        _ = try await client.send(.post, "/login", json: #"{"username":"reader","password":"wrong wrong"}"#, as: .anonymous)
+                    }
+                    let locked = try await two.send(.post, "/login", json: #"{"username":"reader","password":"correct horse battery"}"#, as: .anonymous)
+
+                    #expect(meOnTwo.status == .ok)
+                    #expect(meOnOne.status == .unauthorized)
+                    #expect(locked.status == .tooManyRequests)
                 }
             }
         } catch {

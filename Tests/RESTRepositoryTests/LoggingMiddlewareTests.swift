@@ -46,6 +46,25 @@ struct LoggingMiddlewareTests {
         #expect(everything.contains("ETag: \"e\""))
     }
 
+    @Test("a login's password in the body and the token in the answer never reach the log")
+    func loginBodiesNotLogged() async throws {
+        let (logger, store) = RecordingLogHandler.logger()
+        let answer = #"{"token":"tok-9f8e7d","expiresAt":"2026-12-21T09:30:00.000Z","user":{"id":1}}"#
+        let transport = MockTransport(script: [.text(answer), .status(.noContent)])
+        let client = RESTClient(transport: transport.with(LoggingMiddleware(logger: logger)))
+        let login = try client.request(.post, path: "/login", json: ["username": "ada", "password": "pa55-w0rd"])
+
+        try await client.perform(login)
+        try await client.perform(RESTRequest(.post, path: "/logout", headerFields: .fields([("Authorization", "Bearer tok-9f8e7d")])))
+
+        let everything = store.entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+        #expect(store.entries.count == 4)
+        #expect(everything.contains("POST /login"))
+        #expect(!everything.contains("pa55-w0rd"))
+        #expect(!everything.contains("tok-9f8e7d"))
+        #expect(everything.contains("Authorization: <redacted>"))
+    }
+
     @Test("a transport failure is logged with the method and URL")
     func failureLine() async throws {
         let (logger, store) = RecordingLogHandler.logger()

@@ -1,56 +1,28 @@
-/// A user account as the intranet reports it (`GET /users/me`, the `user` of a login).
-/// Passwords never travel in this type.
-public struct IntranetUser: Codable, Sendable, Equatable, Identifiable {
-    /// What a user may do.
-    ///
-    /// A struct rather than an enum, so a role added by a newer server still decodes.
-    public struct Role: RawRepresentable, Codable, Sendable, Hashable {
-        /// Reads announcements.
-        public static let reader = Role(rawValue: "reader")
-        /// Also creates, changes and deletes announcements.
-        public static let editor = Role(rawValue: "editor")
-        /// Also manages users.
-        public static let admin = Role(rawValue: "admin")
+import IntranetAPI
 
-        /// The role's name on the wire.
-        public var rawValue: String
+/// A user account as the intranet reports it (`GET /users/me`, `GET /users`, the `user` of a
+/// login): the shared wire type `IntranetAPI.User`. Passwords never travel in this type.
+///
+/// Kept as a name so code written against earlier SDK builds still compiles. Earlier builds
+/// had a role type of their own that accepted any role name; the shared `UserRole` is an enum,
+/// so an account whose role this build does not know fails to decode (as
+/// ``RepositoryError/undecodable(_:_:)``) instead of being shown with a role it cannot act on.
+public typealias IntranetUser = User
 
-        /// Creates a role from its wire name.
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-        }
+extension User {
+    /// What a user may do; the shared `UserRole`.
+    public typealias Role = UserRole
 
-        /// Decodes a role from its name.
-        public init(from decoder: any Decoder) throws {
-            rawValue = try decoder.singleValueContainer().decode(String.self)
-        }
-
-        /// Encodes the role as its name.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
-    }
-
-    /// The server-assigned id.
-    public var id: Int
-    /// The sign-in name, unique regardless of case.
-    public var username: String
-    /// The name shown to people.
-    public var displayName: String
-    /// What the user may do.
-    public var role: Role
-
-    /// Creates a user.
-    public init(id: Int, username: String, displayName: String, role: Role) {
-        self.id = id
-        self.username = username
-        self.displayName = displayName
-        self.role = role
-    }
-
-    /// Whether the user may create, change and delete announcements.
+    /// Whether the user may create, change and delete announcements (editors and admins).
     public var canEditAnnouncements: Bool {
-        role == .editor || role == .admin
+        role >= .editor
+    }
+
+    /// Whether the user may list, create, change and delete accounts (admins).
+    public var canManageUsers: Bool {
+        role == .admin
     }
 }
+
+// The user's id identifies it; declared here because IntranetAPI has no need for it.
+extension User: Identifiable {}

@@ -1,15 +1,20 @@
 import Foundation
+import HTTPTypes
+import IntranetAPI
 import RESTRepository
 
-/// Signing in and out: `POST /login` and `POST /logout`, custom endpoints built from the
-/// shared request pieces. A successful login's token is kept in ``credentials`` and sent with
-/// every later request of the same ``IntranetClient``.
+/// Signing in and out and asking who is signed in: `POST /login`, `POST /logout` and
+/// `GET /users/me`, custom endpoints built from the shared request pieces.
+///
+/// A successful login's session is kept in ``credentials`` (and so in its ``SessionStore``) and
+/// its token sent with every later request of the same ``IntranetClient``. A 401 answer to any
+/// request that carried the token signs out. Observe the sign-in state with ``states()``.
 public struct SessionRepository: Repository {
     /// The client sending the requests.
     public let client: RESTClient
-    /// The root path; the routes are `/login` and `/logout`.
+    /// The root path; the routes are `/login`, `/logout` and `/users/me`.
     public let path = ""
-    /// Where the token is kept.
+    /// Where the session is kept.
     public let credentials: CredentialStore
 
     /// Creates the repository.
@@ -18,39 +23,68 @@ public struct SessionRepository: Repository {
         self.credentials = credentials
     }
 
-    private struct LoginBody: Encodable {
-        var username: String
-        var password: String
-    }
-
-    /// Signs in and keeps the session.
+    /// Signs in and keeps the session: `POST /login` with `{username, password}`.
     ///
     /// - Parameters:
     ///   - username: the user name (case does not matter).
     ///   - password: the password; it is sent in the body only, never logged.
     /// - Returns: the session with the token and the user.
     /// - Throws: ``RepositoryError/unauthorized(_:)`` for a wrong name or password,
-    ///   ``RepositoryError/rateLimited(_:retryAfter:)`` after too many failed attempts.
+    ///   ``RepositoryError/rateLimited(_:retryAfter:)`` after too many failed attempts, or the
+    ///   store's error when the session could not be kept.
     @discardableResult
     public func login(username: String, password: String) async throws -> Session {
         let request = try client.request(
-            .post, path: path + "/login", json: LoginBody(username: username, password: password))
-        let session = try await client.value(request, as: Session.self)
-        await credentials.set(session)
+            .post, path: path + "/login", json: LoginRequest(username: username, password: password))
+        let session = Session(try await client.value(request, as: LoginResponse.self))
+        try await credentials.set(session)
         return session
     }
 
-    /// Signs out: the server revokes the token at once; the local session is dropped even
-    /// when the server call fails.
+    /// Signs out: `POST /logout` with the token, so the server revokes it at once. The session
+    /// is dropped here whatever the server answers, or when it cannot be reached; the outcome
+    /// says which happened.
     ///
-    /// - Throws: a ``RepositoryError`` from the server call.
-    public func logout() async throws {
+    /// - Returns: what the server knows now; ``LogoutOutcome/notRevoked(_:)`` when it could not
+    ///   be told, so the token stays valid there until it expires.
+    /// - Throws: only the store's error when the stored session could not be deleted.
+    @discardableResult
+    public func logout() async throws -> LogoutOutcome {
+        guard await credentials.session != nil else { return .notSignedIn }
+        guard let token = await credentials.currentToken() else { return .alreadyInvalid }
+        let request = RESTRequest(.post, path: path + "/logout").setting(.authorization, to: "Bearer \(token)")
+        let outcome: LogoutOutcome
         do {
-            try await client.perform(RESTRequest(.post, path: path + "/logout"))
+            try await client.perform(request)
+            outcome = .revoked
+        } catch RepositoryError.unauthorized {
+            outcome = .alreadyInvalid
         } catch {
-            await credentials.set(nil)
-            throw error
+            outcome = .notRevoked(error as? RepositoryError ?? .transport(error))
         }
-        await credentials.set(nil)
+        try await credentials.set(nil)
+        return outcome
+    }
+
+    /// The signed-in user as the server knows them now: `GET /users/me`. A changed name or
+    /// role is kept in the stored session.
+    ///
+    /// - Throws: ``RepositoryError/unauthorized(_:)`` when signed out or the token no longer
+    ///   works (the stored session is then dropped).
+    public func me() async throws -> User {
+        let user = try await client.value(RESTRequest(.get, path: path + "/users/me"), as: User.self)
+        try? await credentials.update(user)
+        return user
+    }
+
+    /// The sign-in state now (an expired session is signed out); no request is sent.
+    public func state() async -> SessionState {
+        await credentials.state
+    }
+
+    /// The sign-in state as a stream: the current state at once, then every change (login,
+    /// logout, a 401 that ended the session). Each call is a new, independent subscriber.
+    public func states() async -> AsyncStream<SessionState> {
+        await credentials.states()
     }
 }

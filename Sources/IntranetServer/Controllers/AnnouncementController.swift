@@ -32,8 +32,9 @@ struct AnnouncementController: Sendable {
         let rawQuery = request.uri.query ?? ""
         let query = try ListQuery.parse(rawQuery)
         let version = context.apiVersion
-        let entry = try await cached("list|\(version.rawValue)|\(rawQuery)") {
-            let (items, total) = try await repository.list(query.request)
+        let visibility = context.visibility
+        let entry = try await cached("list|\(version.rawValue)|\(visibility.cacheKey)|\(rawQuery)") {
+            let (items, total) = try await repository.list(query.request, visibility: visibility)
             let links = PageLinks(query: query, path: Self.collectionPath, total: total)
             return try AnnouncementRepresentation.list(items, version: version, links: links)
         }
@@ -43,9 +44,10 @@ struct AnnouncementController: Sendable {
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try Self.announcementID(context)
         let version = context.apiVersion
-        let entry = try await cached("detail|\(version.rawValue)|\(id)") {
-            guard let announcement = try await repository.find(id: id) else { throw APIError.notFound() }
-            return try AnnouncementRepresentation.detail(announcement, version: version)
+        let visibility = context.visibility
+        let entry = try await cached("detail|\(version.rawValue)|\(visibility.cacheKey)|\(id)") {
+            guard let announcement = try await repository.find(id: id, visibility: visibility) else { throw APIError.notFound() }
+            return try AnnouncementRepresentation.detail(announcement, version: version, showsReaders: visibility == .everything)
         }
         return entry.response(for: request)
     }
@@ -65,41 +67,58 @@ struct AnnouncementController: Sendable {
     // MARK: Writes
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try context.requireRole(.editor)
         let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: false)
-        let content = try AnnouncementInput.draft(from: json)
+        let content = try AnnouncementInput.draft(from: json)(nil)
         let created = try await repository.create(content)
         cache.invalidate()
-        var entry = try AnnouncementRepresentation.detail(created, version: context.apiVersion)
+        var entry = try AnnouncementRepresentation.detail(created, version: context.apiVersion, showsReaders: true)
         entry.headers[.location] = "\(Self.collectionPath)/\(created.id)"
         return entry.response(status: .created)
     }
 
     @Sendable func replace(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try Self.announcementID(context)
+        try await requireEditor(of: id, context: context)
         let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: false)
-        let content = try AnnouncementInput.draft(from: json)
+        let replacement = try AnnouncementInput.draft(from: json)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
-        let updated = try await repository.update(id: id, precondition: precondition) { _ in content }
+        let updated = try await repository.update(id: id, precondition: precondition) { current in replacement(current) }
         cache.invalidate()
-        return try AnnouncementRepresentation.detail(updated, version: context.apiVersion).response(status: .ok)
+        return try AnnouncementRepresentation.detail(updated, version: context.apiVersion, showsReaders: true).response(status: .ok)
     }
 
     @Sendable func patch(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try Self.announcementID(context)
+        try await requireEditor(of: id, context: context)
         let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: true)
         let merge = try AnnouncementInput.mergePatch(from: json)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
         let updated = try await repository.update(id: id, precondition: precondition, change: merge)
         cache.invalidate()
-        return try AnnouncementRepresentation.detail(updated, version: context.apiVersion).response(status: .ok)
+        return try AnnouncementRepresentation.detail(updated, version: context.apiVersion, showsReaders: true).response(status: .ok)
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try Self.announcementID(context)
+        try await requireEditor(of: id, context: context)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
         try await repository.delete(id: id, precondition: precondition)
         cache.invalidate()
         return Response(status: .noContent)
+    }
+
+    /// Checks that the caller may change announcement `id`.
+    ///
+    /// - Throws: 401 when signed out; for a reader, 404 when the announcement is hidden from
+    ///   them (so a write cannot probe for it) and 403 otherwise.
+    private func requireEditor(of id: Int, context: AppRequestContext) async throws {
+        guard let user = context.user else { _ = try context.requireRole(.editor); return }
+        guard user.role >= .editor else {
+            guard try await repository.find(id: id, visibility: context.visibility) != nil else { throw APIError.notFound() }
+            _ = try context.requireRole(.editor)
+            return
+        }
     }
 
     /// The `{id}` of the path: a positive integer, optionally followed by `.json`.

@@ -4,13 +4,14 @@ import IntranetAPI
 
 /// Strong entity tags and the `If-Match` / `If-None-Match` rules (RFC 9110 §13).
 ///
-/// An announcement's tag is `"<id>.<revision>.v<major>"`: the revision changes on every write,
-/// and the version part keeps the 1.0 and 2.0 representations apart. `If-Match` compares only
+/// An announcement's tag is `"<id>.<revision>.v<major>"` (with a trailing `e` for the editors'
+/// 2.0 detail, which adds `readers`): the revision changes on every write, and the last part
+/// keeps the representations apart. `If-Match` compares only
 /// id and revision, so a tag read under either version guards a write.
 enum EntityTag {
-    static func forAnnouncement(id: Int, revision: Int, version: APIVersion) -> String {
+    static func forAnnouncement(id: Int, revision: Int, version: APIVersion, showsReaders: Bool = false) -> String {
         let major = version.rawValue.prefix(while: { $0 != "." })
-        return "\"\(id).\(revision).v\(major)\""
+        return "\"\(id).\(revision).v\(major)\(showsReaders ? "e" : "")\""
     }
 
     /// A tag derived from the bytes of a representation (for lists).

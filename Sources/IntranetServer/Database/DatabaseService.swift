@@ -87,6 +87,7 @@ final class DatabaseService: Service, Sendable {
         }
         let migrations = Migrations()
         migrations.add(CreateAnnouncements())
+        migrations.add(AddAccounts())
         if seeds {
             migrations.add(SeedSampleAnnouncements())
         }

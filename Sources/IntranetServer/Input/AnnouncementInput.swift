@@ -1,19 +1,27 @@
 import IntranetAPI
 
 /// Turns a parsed request body into announcement content, or a 422 naming every bad field
-/// (API.md §2, Validation). Keys other than `title` and `body` are ignored.
+/// (API.md §2, Validation). Keys other than `title`, `body` and `readers` are ignored.
 enum AnnouncementInput {
     /// The name used in field errors for the body as a whole.
     static let wholeBody = "$"
+    /// Most user ids one announcement's `readers` may list.
+    static let maxReaders = 1_000
 
-    /// The content of a `POST` or `PUT`: `title` is required; an absent `body` means `null`.
-    static func draft(from json: JSONValue) throws -> AnnouncementContent {
+    /// The content of a `POST` or `PUT`, applied to the current announcement (`nil` for a new
+    /// one): `title` is required; an absent `body` means `null`; absent `readers` stay as they
+    /// are (everyone, for a new announcement), so clients that predate them never change them.
+    static func draft(from json: JSONValue) throws -> @Sendable (StoredAnnouncement?) -> AnnouncementContent {
         let object = try requireObject(json)
         var errors: [Problem.FieldError] = []
         let title = title(object["title"], errors: &errors)
         let body = body(object["body"], errors: &errors)
+        let setsReaders = object["readers"] != nil
+        let readers = readers(object["readers"], errors: &errors)
         guard errors.isEmpty, let title else { throw APIError.validation(errors) }
-        return AnnouncementContent(title: title, body: body)
+        return { current in
+            AnnouncementContent(title: title, body: body, readers: setsReaders ? readers : current?.readers)
+        }
     }
 
     /// A JSON Merge Patch (RFC 7396) to apply to the current announcement: absent keys keep
@@ -26,9 +34,15 @@ enum AnnouncementInput {
         let title = object["title"] == nil ? nil : title(object["title"], errors: &errors)
         let setsBody = object["body"] != nil
         let body = body(object["body"], errors: &errors)
+        let setsReaders = object["readers"] != nil
+        let readers = readers(object["readers"], errors: &errors)
         guard errors.isEmpty else { throw APIError.validation(errors) }
         return { current in
-            AnnouncementContent(title: title ?? current.title, body: setsBody ? body : current.body)
+            AnnouncementContent(
+                title: title ?? current.title,
+                body: setsBody ? body : current.body,
+                readers: setsReaders ? readers : current.readers
+            )
         }
     }
 
@@ -73,6 +87,33 @@ enum AnnouncementInput {
             return text
         case let other?:
             errors.append(Problem.FieldError(field: "body", message: "must be a string or null, not \(other.typeName)"))
+            return nil
+        }
+    }
+
+    /// The reader ids, sorted and without repeats (`nil` for absent or `null`: everyone).
+    private static func readers(_ value: JSONValue?, errors: inout [Problem.FieldError]) -> [Int]? {
+        switch value {
+        case nil, .null?:
+            return nil
+        case .array(let items)?:
+            var ids = Set<Int>()
+            for item in items {
+                guard case .number(let number) = item, number >= 1, number <= Double(Int32.max),
+                      number.rounded() == number
+                else {
+                    errors.append(Problem.FieldError(field: "readers", message: "must be null or a list of user ids"))
+                    return nil
+                }
+                ids.insert(Int(number))
+            }
+            guard ids.count <= maxReaders else {
+                errors.append(Problem.FieldError(field: "readers", message: "must list at most \(maxReaders) users"))
+                return nil
+            }
+            return ids.sorted()
+        case let other?:
+            errors.append(Problem.FieldError(field: "readers", message: "must be null or a list of user ids, not \(other.typeName)"))
             return nil
         }
     }

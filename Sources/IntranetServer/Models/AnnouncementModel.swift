@@ -26,6 +26,10 @@ final class AnnouncementModel: Model, @unchecked Sendable {
     @Field(key: "updated_at")
     var updatedAt: Date
 
+    /// Whether only the users in `announcement_readers` (and editors and admins) may read it.
+    @Field(key: "is_restricted")
+    var isRestricted: Bool
+
     init() {}
 
     init(title: String, body: String?, createdAt: Date) {
@@ -34,5 +38,6 @@ final class AnnouncementModel: Model, @unchecked Sendable {
         self.revision = 1
         self.createdAt = createdAt
         self.updatedAt = createdAt
+        self.isRestricted = false
     }
 }

@@ -1,15 +1,17 @@
 /// Storage of announcements. ``FluentAnnouncementRepository`` is the only place that queries them.
 ///
-/// Every method that returns normally has committed its change; a thrown ``APIError`` with status
-/// 404 or 412 means nothing changed.
+/// Every method that returns normally has committed its change; a thrown ``APIError`` means
+/// nothing changed.
 protocol AnnouncementRepository: Sendable {
-    /// One page of announcements and the total count across all pages.
-    func list(_ request: ListRequest) async throws -> (items: [StoredAnnouncement], total: Int)
+    /// One page of the announcements `visibility` allows, and how many it allows in all.
+    func list(_ request: ListRequest, visibility: Visibility) async throws -> (items: [StoredAnnouncement], total: Int)
 
-    /// The announcement with this id, or `nil`.
-    func find(id: Int) async throws -> StoredAnnouncement?
+    /// The announcement with this id, or `nil` when there is none or `visibility` hides it.
+    func find(id: Int, visibility: Visibility) async throws -> StoredAnnouncement?
 
     /// Stores a new announcement and returns it with its id and timestamps.
+    ///
+    /// - Throws: ``APIError`` 422 when `readers` names a user that does not exist.
     func create(_ content: AnnouncementContent) async throws -> StoredAnnouncement
 
     /// Changes an existing announcement, atomically with the precondition check.
@@ -17,9 +19,10 @@ protocol AnnouncementRepository: Sendable {
     /// - Parameters:
     ///   - id: the announcement to change.
     ///   - precondition: what `If-Match` requires of the current revision.
-    ///   - change: builds the new content from the current announcement (a `PUT` ignores it, a
-    ///     `PATCH` merges into it); it may throw a validation error, which changes nothing.
-    /// - Throws: ``APIError`` 404 when absent, 412 when the precondition fails.
+    ///   - change: builds the new content from the current announcement (a `PUT` keeps only its
+    ///     readers, a `PATCH` merges into it); it may throw a validation error.
+    /// - Throws: ``APIError`` 404 when absent, 412 when the precondition fails, 422 for unknown
+    ///   readers.
     func update(
         id: Int,
         precondition: WritePrecondition,

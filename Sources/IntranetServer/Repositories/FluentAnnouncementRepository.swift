@@ -8,10 +8,11 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
     /// The clock, injectable so tests can tell timestamps apart.
     var now: @Sendable () -> Date = { Date() }
 
-    func list(_ request: ListRequest) async throws -> (items: [StoredAnnouncement], total: Int) {
-        let total = try await AnnouncementModel.query(on: database).count()
+    func list(_ request: ListRequest, visibility: Visibility) async throws -> (items: [StoredAnnouncement], total: Int) {
+        let visible = try await Self.visibleQuery(visibility, on: database)
+        let total = try await visible().count()
         let direction: DatabaseQuery.Sort.Direction = request.isDescending ? .descending : .ascending
-        var query = AnnouncementModel.query(on: database)
+        var query = visible()
         switch request.sort {
         case .id: query = query.sort(\.$id, direction)
         case .title: query = query.sort(\.$title, direction).sort(\.$id, direction)
@@ -19,20 +20,24 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
         case .updatedAt: query = query.sort(\.$updatedAt, direction).sort(\.$id, direction)
         }
         let models = try await query.range(request.offset..<(request.offset + request.limit)).all()
-        return (try models.map(StoredAnnouncement.init), total)
+        return (try await Self.stored(models, on: database), total)
     }
 
-    func find(id: Int) async throws -> StoredAnnouncement? {
-        try await AnnouncementModel.find(id, on: database).map(StoredAnnouncement.init)
+    func find(id: Int, visibility: Visibility) async throws -> StoredAnnouncement? {
+        guard let model = try await AnnouncementModel.find(id, on: database) else { return nil }
+        let announcement = try await Self.stored([model], on: database)[0]
+        return visibility.allows(announcement) ? announcement : nil
     }
 
     func create(_ content: AnnouncementContent) async throws -> StoredAnnouncement {
         let model = AnnouncementModel(title: content.title, body: content.body, createdAt: Self.millisecondPrecision(now()))
+        model.isRestricted = content.readers != nil
         try await database.transaction { database in
             try await model.create(on: database)
+            try await Self.replaceReaders(of: model.requireID(), with: content.readers, on: database)
             try await Self.bumpRevision(on: database)
         }
-        return try StoredAnnouncement(model)
+        return try StoredAnnouncement(model, readers: content.readers)
     }
 
     func update(
@@ -43,20 +48,26 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
         let timestamp = Self.millisecondPrecision(now())
         return try await database.transaction { database in
             let model = try await Self.lockedModel(id: id, precondition: precondition, on: database)
-            let content = try change(try StoredAnnouncement(model))
+            let current = try await Self.stored([model], on: database)[0]
+            let content = try change(current)
             model.title = content.title
             model.body = content.body
+            model.isRestricted = content.readers != nil
             model.revision += 1
             model.updatedAt = max(timestamp, model.updatedAt)
             try await model.update(on: database)
+            if content.readers != current.readers {
+                try await Self.replaceReaders(of: id, with: content.readers, on: database)
+            }
             try await Self.bumpRevision(on: database)
-            return try StoredAnnouncement(model)
+            return try StoredAnnouncement(model, readers: content.readers)
         }
     }
 
     func delete(id: Int, precondition: WritePrecondition) async throws {
         try await database.transaction { database in
             let model = try await Self.lockedModel(id: id, precondition: precondition, on: database)
+            try await ReaderGrantModel.query(on: database).filter(\.$announcementID == id).delete()
             try await model.delete(on: database)
             try await Self.bumpRevision(on: database)
         }
@@ -69,6 +80,59 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
 
     func ping() async throws {
         _ = try await RevisionModel.query(on: database).count()
+    }
+
+    /// A factory of queries over the announcements `visibility` allows.
+    private static func visibleQuery(
+        _ visibility: Visibility, on database: any Database
+    ) async throws -> @Sendable () -> QueryBuilder<AnnouncementModel> {
+        switch visibility {
+        case .everything:
+            return { AnnouncementModel.query(on: database) }
+        case .unrestricted:
+            return { AnnouncementModel.query(on: database).filter(\.$isRestricted == false) }
+        case .reader(let userID):
+            let granted = try await ReaderGrantModel.query(on: database).filter(\.$userID == userID).all(\.$announcementID)
+            guard !granted.isEmpty else {
+                return { AnnouncementModel.query(on: database).filter(\.$isRestricted == false) }
+            }
+            return {
+                AnnouncementModel.query(on: database).group(.or) { group in
+                    group.filter(\.$isRestricted == false).filter(\.$id ~~ granted)
+                }
+            }
+        }
+    }
+
+    /// Turns models into announcements, loading the readers of the restricted ones.
+    private static func stored(_ models: [AnnouncementModel], on database: any Database) async throws -> [StoredAnnouncement] {
+        let restricted = try models.filter(\.isRestricted).map { try $0.requireID() }
+        var readers: [Int: [Int]] = [:]
+        if !restricted.isEmpty {
+            let grants = try await ReaderGrantModel.query(on: database)
+                .filter(\.$announcementID ~~ restricted).sort(\.$userID).all()
+            for grant in grants {
+                readers[grant.announcementID, default: []].append(grant.userID)
+            }
+        }
+        return try models.map { model in
+            try StoredAnnouncement(model, readers: model.isRestricted ? readers[try model.requireID(), default: []] : nil)
+        }
+    }
+
+    /// Replaces the reader list of an announcement.
+    ///
+    /// - Throws: ``APIError`` 422 when a listed user does not exist.
+    private static func replaceReaders(of id: Int, with readers: [Int]?, on database: any Database) async throws {
+        try await ReaderGrantModel.query(on: database).filter(\.$announcementID == id).delete()
+        guard let readers, !readers.isEmpty else { return }
+        let existing = Set(try await UserModel.query(on: database).filter(\.$id ~~ readers).all(\.$id).compactMap { $0 })
+        let unknown = readers.filter { !existing.contains($0) }
+        guard unknown.isEmpty else {
+            let list = unknown.prefix(10).map(String.init).joined(separator: ", ")
+            throw APIError.validation([.init(field: "readers", message: "names users that do not exist: \(list)")])
+        }
+        try await readers.map { ReaderGrantModel(announcementID: id, userID: $0) }.create(on: database)
     }
 
     /// Reads the row inside the write's transaction (locking it on PostgreSQL) and checks
@@ -91,7 +155,7 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
         return model
     }
 
-    private static func bumpRevision(on database: any Database) async throws {
+    static func bumpRevision(on database: any Database) async throws {
         guard let sql = database as? any SQLDatabase else { return }
         try await sql.raw("UPDATE change_revisions SET value = value + 1 WHERE id = 1").run()
     }
@@ -104,14 +168,15 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
 }
 
 extension StoredAnnouncement {
-    init(_ model: AnnouncementModel) throws {
+    init(_ model: AnnouncementModel, readers: [Int]?) throws {
         self.init(
             id: try model.requireID(),
             title: model.title,
             body: model.body,
             revision: model.revision,
             createdAt: model.createdAt,
-            updatedAt: model.updatedAt
+            updatedAt: model.updatedAt,
+            readers: readers
         )
     }
 }

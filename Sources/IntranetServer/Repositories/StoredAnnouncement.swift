@@ -9,12 +9,43 @@ struct StoredAnnouncement: Sendable, Equatable {
     var revision: Int
     var createdAt: Date
     var updatedAt: Date
+    /// The users who may read it besides editors and admins; `nil` when everyone may.
+    var readers: [Int]?
 }
 
 /// The fields a client may write: the result of a validated `POST`, `PUT` or merged `PATCH`.
 struct AnnouncementContent: Sendable, Equatable {
     var title: String
     var body: String?
+    /// Who may read it; `nil` for everyone.
+    var readers: [Int]?
+}
+
+/// Which announcements a caller may see.
+enum Visibility: Sendable, Hashable {
+    /// Editors and admins: everything.
+    case everything
+    /// Signed-out callers: unrestricted announcements only.
+    case unrestricted
+    /// A reader: unrestricted ones and those naming this user id.
+    case reader(userID: Int)
+
+    /// A short key for caching answers per kind of caller.
+    var cacheKey: String {
+        switch self {
+        case .everything: "all"
+        case .unrestricted: "public"
+        case .reader(let userID): "u\(userID)"
+        }
+    }
+
+    func allows(_ announcement: StoredAnnouncement) -> Bool {
+        switch self {
+        case .everything: true
+        case .unrestricted: announcement.readers == nil
+        case .reader(let userID): announcement.readers?.contains(userID) ?? true
+        }
+    }
 }
 
 /// A validated list request: which slice, in which order.

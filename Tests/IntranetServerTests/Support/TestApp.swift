@@ -18,6 +18,7 @@ func withTestServer(
     var configuration = AppConfiguration()
     configuration.port = 0
     configuration.logLevel = .warning
+    configuration.passwordCost = 4
     var schema: String?
     switch storage {
     case .sqlite:
@@ -31,6 +32,12 @@ func withTestServer(
     configure(&configuration)
     do {
         let server = try await makeServer(configuration, logger: logger)
+        do {
+            try await TestUser.createAll(in: server)
+        } catch {
+            await server.database.close()
+            throw error
+        }
         try await server.application.test(mode) { client in
             try await test(server, client)
         }
@@ -43,15 +50,27 @@ func withTestServer(
 
 extension TestClientProtocol {
     /// Sends a request with optional API version and JSON body.
+    /// Sends a request as `user`; by default reads go signed out and writes as the editor.
     func send(
         _ method: HTTPRequest.Method,
         _ uri: String,
         version: String? = nil,
         headers: HTTPFields = [:],
-        json: String? = nil
+        json: String? = nil,
+        as caller: Caller = .automatic
     ) async throws -> TestResponse {
         var headers = headers
         if let version { headers[.acceptVersion] = version }
+        let isRead = [.get, .head, .options].contains(method)
+        let sender: TestUser?
+        switch caller {
+        case .automatic: sender = isRead ? nil : .editor
+        case .anonymous: sender = nil
+        case .user(let user): sender = user
+        }
+        if let sender, headers[.authorization] == nil {
+            headers[.authorization] = "Bearer \(sender.token)"
+        }
         var body: ByteBuffer?
         if let json {
             if headers[.contentType] == nil { headers[.contentType] = "application/json" }

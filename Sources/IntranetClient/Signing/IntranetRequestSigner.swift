@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import IntranetAPI
 import RESTRepository
 
 /// Signs requests the way the intranet server checks them (API.md, "Signed requests"):
@@ -8,15 +9,21 @@ import RESTRepository
 /// HMAC-SHA256 with the app's secret over
 /// `timestamp + "\n" + METHOD + "\n" + path-with-query + "\n" + hex(SHA-256(body))`.
 ///
+/// The path signed is the one on the wire: the base URL's percent-encoded path (``pathPrefix``)
+/// followed by the request's path and percent-encoded query, exactly as `URLSessionTransport`
+/// sends them. `GET` and `HEAD` never carry a body, so they sign the hash of the empty string.
+///
 /// ```swift
+/// let configuration = IntranetClientConfiguration(signingKey: AppSigningKey(appID: "ios-app", secret: "s3cret"))
+/// // or, with a clock of your own:
 /// let signer = IntranetRequestSigner(appID: "ios-app", secret: Data("s3cret".utf8))
-/// let configuration = IntranetClientConfiguration(signer: signer.sign)
+/// let custom = IntranetClientConfiguration(signer: signer.sign)
 /// ```
 public struct IntranetRequestSigner: Sendable {
     /// `X-App-Id`.
-    public static let appIDField = HTTPField.Name("X-App-Id")!
+    public static let appIDField = HTTPField.Name(SignatureHeaderName.appID)!
     /// `X-Timestamp`.
-    public static let timestampField = HTTPField.Name("X-Timestamp")!
+    public static let timestampField = HTTPField.Name(SignatureHeaderName.timestamp)!
 
     /// The app's registered id.
     public let appID: String
@@ -40,6 +47,26 @@ public struct IntranetRequestSigner: Sendable {
         self.now = now
     }
 
+    /// Creates a signer from an app's key.
+    ///
+    /// - Parameters:
+    ///   - key: the app's id and secret.
+    ///   - pathPrefix: the base URL's percent-encoded path, if any (empty by default).
+    ///   - now: the clock for timestamps (the system clock by default).
+    public init(key: AppSigningKey, pathPrefix: String = "", now: @escaping @Sendable () -> Date = Date.init) {
+        self.init(appID: key.appID, secret: key.secret, pathPrefix: pathPrefix, now: now)
+    }
+
+    /// The ``pathPrefix`` for a base URL: its percent-encoded path without a trailing slash
+    /// (`http://h/intra%20net/` gives `/intra%20net`; no path gives the empty string).
+    ///
+    /// - Parameter baseURL: the base URL requests are resolved against.
+    public static func pathPrefix(for baseURL: URL) -> String {
+        var path = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+        while path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+
     /// Adds `X-App-Id`, `X-Timestamp` and `X-Signature` to a request; pass it as the
     /// configuration's `signer`.
     ///
@@ -48,9 +75,11 @@ public struct IntranetRequestSigner: Sendable {
     ///   - body: the body that will be sent.
     public func sign(_ request: inout HTTPRequest, body: Data?) {
         let timestamp = String(Int64((now().timeIntervalSince1970 * 1000).rounded(.down)))
+        // URLSessionTransport never sends a body with GET or HEAD, so none is signed.
+        let sentBody = request.method == .get || request.method == .head ? nil : body
         let message = Self.canonicalMessage(
             timestamp: timestamp, method: request.method.rawValue,
-            pathWithQuery: pathPrefix + (request.path ?? "/"), body: body ?? Data())
+            pathWithQuery: pathPrefix + (request.path ?? "/"), body: sentBody ?? Data())
         let mac = HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: SymmetricKey(data: secret))
         request.headerFields[Self.appIDField] = appID
         request.headerFields[Self.timestampField] = timestamp

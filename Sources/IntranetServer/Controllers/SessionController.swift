@@ -1,0 +1,50 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import IntranetAPI
+import NIOCore
+
+/// `POST /login`, `POST /logout`, `GET /users/me` (API.md §3).
+struct SessionController: Sendable {
+    let auth: AuthService
+    let maxBodySize: Int
+
+    func addRoutes(to routes: inout RouteBook<AppRequestContext>) {
+        routes.add(.post, "/login", login)
+        routes.add(.post, "/logout", logout)
+        routes.add(.get, "/users/me", me)
+    }
+
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: false)
+        let credentials = try UserInput.login(from: json)
+        let session = try await auth.login(username: credentials.username, password: credentials.password)
+        var response = try JSONResponse.make(session)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try context.requireRole(.reader)
+        if let token = context.bearerToken {
+            try await auth.logout(token: token)
+        }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try JSONResponse.make(try context.requireRole(.reader))
+    }
+}
+
+/// JSON answers of the routes that are not cached.
+enum JSONResponse {
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let body = try IntranetJSON.encoder().encode(value)
+        return Response(
+            status: status,
+            headers: [.contentType: MediaType.json],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))
+        )
+    }
+}

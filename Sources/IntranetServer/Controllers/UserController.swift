@@ -1,0 +1,63 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import IntranetAPI
+
+/// The admins' account routes: `GET/POST /users`, `PATCH/DELETE /users/{id}`.
+struct UserController: Sendable {
+    let accounts: any AccountRepository
+    let hasher: PasswordHasher
+    /// Deleting a user changes reader lists, so cached announcement answers must go.
+    let cache: ResponseCache
+    let maxBodySize: Int
+
+    func addRoutes(to routes: inout RouteBook<AppRequestContext>) {
+        routes.add(.get, "/users", list)
+        routes.add(.post, "/users", create)
+        routes.add(.patch, "/users/{id}", update)
+        routes.add(.delete, "/users/{id}", delete)
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try context.requireRole(.admin)
+        return try JSONResponse.make(try await accounts.users().map(\.api))
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try context.requireRole(.admin)
+        let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: false)
+        let new = try UserInput.newUser(from: json)
+        let hash = try await hasher.hash(new.password)
+        let user = try await accounts.createUser(username: new.username, displayName: new.displayName, role: new.role, passwordHash: hash)
+        var response = try JSONResponse.make(user.api, status: .created)
+        response.headers[.location] = "/users/\(user.id)"
+        return response
+    }
+
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try context.requireRole(.admin)
+        let id = try Self.userID(context)
+        let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: true)
+        let input = try UserInput.changes(from: json)
+        var changes = UserChanges(displayName: input.displayName, role: input.role)
+        if let password = input.password {
+            changes.passwordHash = try await hasher.hash(password)
+        }
+        return try JSONResponse.make(try await accounts.updateUser(id: id, changes: changes).api)
+    }
+
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try context.requireRole(.admin)
+        try await accounts.deleteUser(id: try Self.userID(context))
+        cache.invalidate()
+        return Response(status: .noContent)
+    }
+
+    private static func userID(_ context: AppRequestContext) throws -> Int {
+        guard let text = context.parameters.get("id"), !text.isEmpty,
+              text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let id = Int(text), id > 0
+        else { throw APIError.notFound("No user has this id.") }
+        return id
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import IntranetAPI
+
+/// Reads the bearer token of a request and puts its user on the context.
+///
+/// A request without a token reads as signed out; with anonymous reading turned off it is
+/// refused (401) except on the routes anyone may call. A token that is malformed, unknown,
+/// expired or revoked is always a 401: a client should learn its session ended.
+struct AuthMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    /// Routes that never need a token and ignore one.
+    static let openPaths: Set<String> = ["/login", "/health", "/openapi.json"]
+
+    let auth: AuthService
+    let allowsAnonymousReading: Bool
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        if Self.openPaths.contains(request.uri.path) {
+            return try await next(request, context)
+        }
+        guard let header = request.headers[.authorization] else {
+            guard allowsAnonymousReading else {
+                throw AuthService.unauthorized("This server needs a sign-in for every request. POST /login gives a token.")
+            }
+            return try await next(request, context)
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
+            throw AuthService.unauthorized("Send the token as Authorization: Bearer <token>.", invalidToken: true)
+        }
+        let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        var context = context
+        context.user = try await auth.user(forToken: token).api
+        context.bearerToken = token
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import IntranetAPI
+
+/// Refuses requests that are not signed by a registered app, when the server requires it
+/// (API.md §3): a missing, wrong, more than 5 minutes old, or replayed signature is a 401.
+///
+/// `/health` is exempt: load balancers probe it and cannot sign.
+struct SignatureMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    static let appID = HTTPField.Name(SignatureHeaderName.appID)!
+    static let timestamp = HTTPField.Name(SignatureHeaderName.timestamp)!
+    static let signature = HTTPField.Name(SignatureHeaderName.signature)!
+
+    let registry: SigningAppRegistry
+    let maxBodySize: Int
+    var now: @Sendable () -> Date = { Date() }
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        if request.uri.path == "/health" {
+            return try await next(request, context)
+        }
+        guard let appID = request.headers[Self.appID], let timestamp = request.headers[Self.timestamp],
+              let signature = request.headers[Self.signature]?.lowercased()
+        else {
+            throw Self.refused("This server accepts signed requests only: send X-App-Id, X-Timestamp and X-Signature.")
+        }
+        let now = self.now()
+        guard let milliseconds = Int64(timestamp), milliseconds > 0,
+              abs(now.timeIntervalSince1970 - Double(milliseconds) / 1000) <= RequestSignature.maxAge
+        else {
+            throw Self.refused("X-Timestamp must be the current Unix time in milliseconds (within 5 minutes).")
+        }
+        var request = request
+        let body = try await request.collectBody(upTo: maxBodySize)
+        guard let secret = try await registry.secret(forApp: appID),
+              RequestSignature.isValid(
+                signature, secret: secret, timestamp: timestamp, method: request.method.rawValue,
+                pathWithQuery: request.uri.string, body: body.readableBytesView)
+        else {
+            throw Self.refused("The request signature does not match.")
+        }
+        let expiry = Date(timeIntervalSince1970: Double(milliseconds) / 1000 + RequestSignature.maxAge)
+        guard try await registry.recordUse(of: signature, until: expiry, now: now) else {
+            throw Self.refused("This signature was already used; sign each request anew.")
+        }
+        return try await next(request, context)
+    }
+
+    private static func refused(_ detail: String) -> APIError {
+        APIError(status: .unauthorized, detail: detail, headers: [.wwwAuthenticate: #"Signature realm="intranet""#])
+    }
+}
