@@ -11,7 +11,9 @@ let package = Package(
         .library(name: "RESTRepositoryTesting", targets: ["RESTRepositoryTesting"]),
         .library(name: "IntranetClient", targets: ["IntranetClient"]),
         .library(name: "Spearal", targets: ["Spearal"]),
+        .library(name: "IntranetTerminal", targets: ["IntranetTerminal"]),
         .executable(name: "intranet-server", targets: ["IntranetServerMain"]),
+        .executable(name: "intranet", targets: ["IntranetCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -84,6 +86,21 @@ let package = Package(
             ]
         ),
 
+        // The terminal client.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+        .target(
+            name: "IntranetTerminal",
+            dependencies: [
+                "CLibXML2",
+                "IntranetClient",
+                "IntranetAPI",
+                "RESTRepository",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .executableTarget(name: "IntranetCLI", dependencies: ["IntranetTerminal"]),
+
         // The Spearal codec.
         .target(name: "Spearal"),
         .executableTarget(name: "SpearalBenchmark", dependencies: ["Spearal"]),
@@ -123,6 +140,21 @@ let package = Package(
                 "IntranetClient",
                 "IntranetServer",
                 "RESTRepository",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "IntranetTerminalTests",
+            dependencies: [
+                "CLibXML2",
+                "IntranetTerminal",
+                "IntranetClient",
+                "IntranetAPI",
+                "IntranetServer",
+                "RESTRepository",
+                "RESTRepositoryTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

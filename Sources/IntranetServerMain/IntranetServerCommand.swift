@@ -2,50 +2,52 @@ import ArgumentParser
 import Foundation
 import IntranetServer
 
-/// `intranet-server`: runs the intranet backend.
+/// `intranet-server`: runs the intranet backend and administers it.
 @main
 struct IntranetServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "intranet-server",
-        abstract: "Serve the intranet announcements API.",
-        discussion: """
-            With no options the server stores its data in intranet.sqlite in the working \
-            directory (created, migrated and seeded on first start) and listens on \
-            127.0.0.1:8080. Environment: HOST, PORT, DATABASE_URL (postgres://user:pass@host:port/db \
-            or sqlite:PATH), LOG_LEVEL, MAX_BODY_SIZE. Flags win over the environment.
-            """
+        abstract: "Serve the intranet announcements API, and manage its users and signing apps.",
+        subcommands: [ServeCommand.self, UsersCommand.self, AppsCommand.self],
+        defaultSubcommand: ServeCommand.self
     )
+}
 
-    @Option(help: "The address to listen on (env HOST).")
-    var host: String?
-
-    @Option(help: "The port to listen on, 0 for any free port (env PORT).")
-    var port: Int?
-
-    @Option(name: .customLong("database-url"), help: "postgres://… or sqlite:PATH (env DATABASE_URL).")
+/// Options shared by every subcommand: where the data lives.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .customLong("database-url"), help: "postgres://… or sqlite:PATH (env DATABASE_URL; default sqlite:intranet.sqlite).")
     var databaseURL: String?
 
-    @Option(help: "trace, debug, info, notice, warning, error or critical (env LOG_LEVEL).")
-    var logLevel: String?
-
-    func run() async throws {
+    /// The configuration from the environment, with these flags winning.
+    func configuration(overriding flags: [String: String?] = [:]) throws -> AppConfiguration {
         var environment = ProcessInfo.processInfo.environment
-        environment["HOST"] = host ?? environment["HOST"]
-        environment["PORT"] = port.map(String.init) ?? environment["PORT"]
         environment["DATABASE_URL"] = databaseURL ?? environment["DATABASE_URL"]
-        environment["LOG_LEVEL"] = logLevel ?? environment["LOG_LEVEL"]
-        let configuration: AppConfiguration
+        for (name, value) in flags {
+            environment[name] = value ?? environment[name]
+        }
         do {
-            configuration = try AppConfiguration.fromEnvironment(environment)
+            return try AppConfiguration.fromEnvironment(environment)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
-        do {
-            let application = try await buildApplication(configuration)
-            try await application.runService()
-        } catch let error as StartupError {
-            FileHandle.standardError.write(Data("intranet-server: \(error)\n".utf8))
-            throw ExitCode.failure
-        }
     }
+}
+
+/// Runs an administration task on the configured database and reports failures in one line.
+func withAdminConsole(_ options: DatabaseOptions, _ task: (AdminConsole) async throws -> Void) async throws {
+    let console: AdminConsole
+    do {
+        console = try await AdminConsole.open(try options.configuration())
+    } catch let error as StartupError {
+        FileHandle.standardError.write(Data("intranet-server: \(error)\n".utf8))
+        throw ExitCode.failure
+    }
+    do {
+        try await task(console)
+    } catch let error as AdminError {
+        await console.close()
+        FileHandle.standardError.write(Data("intranet-server: \(error)\n".utf8))
+        throw ExitCode.failure
+    }
+    await console.close()
 }

@@ -26,7 +26,18 @@ struct ServerBinaryTests {
         return directory
     }
 
-    private func launch(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> (Process, Pipe) {
+    /// Runs the binary to completion with `input` on standard input.
+    private func run(_ arguments: [String], in directory: URL, input: String = "") throws -> (status: Int32, output: String) {
+        let stdin = Pipe()
+        let (process, output) = try launch(arguments, in: directory, environment: ["DATABASE_URL": ""], stdin: stdin)
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    private func launch(_ arguments: [String], in directory: URL, environment: [String: String] = [:], stdin: Pipe? = nil) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = try Self.binary()
         process.arguments = arguments
@@ -35,6 +46,7 @@ struct ServerBinaryTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
+        if let stdin { process.standardInput = stdin }
         try process.run()
         return (process, output)
     }
@@ -61,6 +73,35 @@ struct ServerBinaryTests {
         #expect(try JSONSerialization.jsonObject(with: data) as? [Any] != nil)
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("intranet.sqlite").path))
         #expect(process.terminationStatus == 0)
+        #expect(log.contains("intranet-server users create --username admin --role admin"))
+    }
+
+    @Test("users create reads the password from standard input; list, set-role, delete and apps create work; bad input is refused")
+    func administration() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let created = try run(["users", "create", "--username", "zoe", "--role", "editor", "--display-name", "Zoë Lefèvre"], in: directory, input: "correct horse battery\n")
+        let admin = try run(["users", "create", "--username", "root", "--role", "admin"], in: directory, input: "another good one\n")
+        let duplicate = try run(["users", "create", "--username", "ZOE", "--role", "reader"], in: directory, input: "correct horse battery\n")
+        let short = try run(["users", "create", "--username", "kim", "--role", "reader"], in: directory, input: "short\n")
+        let promoted = try run(["users", "set-role", "zoe", "admin"], in: directory)
+        let deleted = try run(["users", "delete", "root"], in: directory)
+        let lastAdmin = try run(["users", "delete", "zoe"], in: directory)
+        let list = try run(["users", "list"], in: directory)
+        let app = try run(["apps", "create", "Phone app 3.2"], in: directory)
+
+        #expect(created.status == 0 && created.output.contains("Created editor zoe (id 1)"))
+        #expect(admin.status == 0)
+        #expect(duplicate.status != 0 && duplicate.output.contains("taken"))
+        #expect(short.status != 0 && short.output.contains("at least 8"))
+        #expect(promoted.status == 0 && deleted.status == 0)
+        #expect(lastAdmin.status != 0 && lastAdmin.output.contains("last admin"))
+        #expect(list.output.contains("zoe") && list.output.contains("admin") && !list.output.contains("root"))
+        #expect(app.output.firstMatch(of: /app id: app_[0-9a-f]{24}\nsecret: [0-9a-f]{64}/) != nil)
+        for result in [created, admin, duplicate, list] {
+            #expect(!result.output.contains("correct horse battery"))
+        }
     }
 
     @Test("a bad setting stops it at once with a message naming the setting, and no password is printed", arguments: [

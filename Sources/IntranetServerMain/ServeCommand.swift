@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import IntranetServer
+
+/// `intranet-server [serve]`: runs the server.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the API (the default).",
+        discussion: """
+            With no options the server stores its data in intranet.sqlite in the working \
+            directory (created, migrated and seeded on first start) and listens on \
+            127.0.0.1:8080. Environment: HOST, PORT, DATABASE_URL (postgres://user:pass@host:port/db \
+            or sqlite:PATH), LOG_LEVEL, MAX_BODY_SIZE, INTRANET_ANONYMOUS_READ, \
+            INTRANET_REQUIRE_SIGNATURE, INTRANET_SESSION_DAYS. Flags win over the environment.
+            """
+    )
+
+    @Option(help: "The address to listen on (env HOST).")
+    var host: String?
+
+    @Option(help: "The port to listen on, 0 for any free port (env PORT).")
+    var port: Int?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical (env LOG_LEVEL).")
+    var logLevel: String?
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let configuration = try database.configuration(overriding: [
+            "HOST": host, "PORT": port.map(String.init), "LOG_LEVEL": logLevel,
+        ])
+        do {
+            let application = try await buildApplication(configuration)
+            try await application.runService()
+        } catch let error as StartupError {
+            FileHandle.standardError.write(Data("intranet-server: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}

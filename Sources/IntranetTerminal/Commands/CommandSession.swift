@@ -1,0 +1,91 @@
+import Foundation
+import IntranetAPI
+import IntranetClient
+import RESTRepository
+
+/// What one command run talks through: the SDK client for the chosen server and version, the
+/// recorder of raw responses, and the terminal.
+struct CommandSession: Sendable {
+    let context: TerminalContext
+    let options: GlobalOptions
+    let serverURL: URL
+    let recorder = ExchangeRecorder()
+    let client: IntranetClient
+    /// Where `intranet login` keeps the session for this server (one 0600 file per server).
+    let sessionStore: FileSessionStore
+
+    init(options: GlobalOptions, context: TerminalContext) throws {
+        self.context = context
+        self.options = options
+        serverURL = try options.serverURL(environment: context.environment)
+        let io = context.io
+        var log: (@Sendable (String) async -> Void)?
+        if options.verbose {
+            log = { line in await io.writeError(line + "\n") }
+        }
+        let transport = RecordingTransport(
+            context.makeTransport(serverURL), recorder: recorder, baseURL: serverURL, log: log)
+        // One request per step, no retries: what --verbose shows is what happened, and an
+        // unreachable server is reported at once.
+        sessionStore = FileSessionStore(
+            serverURL: serverURL, directory: FileSessionStore.defaultDirectory(environment: context.environment))
+        let configuration = IntranetClientConfiguration(
+            retryPolicy: nil, sessionStore: sessionStore,
+            signingKey: try options.signingKey(environment: context.environment))
+        client = IntranetClient(transport: transport, apiVersion: options.apiVersion.apiVersion, configuration: configuration)
+    }
+
+    var announcements: AnnouncementsRepository { client.announcements }
+    var isJSON: Bool { options.output == .json }
+    var io: any TerminalIO { context.io }
+
+    /// Runs one step against the server, turning any failure into a ``TerminalFailure``.
+    ///
+    /// - Parameters:
+    ///   - subject: what the step is about, e.g. `announcement 7`.
+    ///   - step: the SDK calls.
+    func perform<Result: Sendable>(
+        _ subject: String, _ step: () async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await step()
+        } catch {
+            throw TerminalFailure(error, server: serverURL, subject: subject)
+        }
+    }
+
+    /// Writes a note to standard error when `--verbose` is on.
+    func note(_ text: String) async {
+        if options.verbose { await io.writeError(text + "\n") }
+    }
+
+    /// Writes raw response bytes to standard output, ending them with a newline.
+    func writeJSON(_ data: Data) async {
+        var text = String(decoding: data, as: UTF8.self)
+        if !text.hasSuffix("\n") { text += "\n" }
+        await io.write(text)
+    }
+
+    /// Runs one admin step: like ``perform(_:_:)``, but a 403 says that an admin is needed.
+    ///
+    /// - Parameters:
+    ///   - subject: what the step is about, e.g. `user alice`.
+    ///   - step: the SDK calls.
+    func performAsAdmin<Result: Sendable>(
+        _ subject: String, _ step: () async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await step()
+        } catch RepositoryError.forbidden(let details) {
+            let detail = details.problem?.detail.map { ": \($0)" } ?? ""
+            throw TerminalFailure(.unauthorized, "managing users needs an admin's session (403\(detail))")
+        } catch {
+            throw TerminalFailure(error, server: serverURL, subject: subject)
+        }
+    }
+
+    /// Writes lines to standard output.
+    func writeLines(_ lines: [String]) async {
+        await io.write(lines.map { $0 + "\n" }.joined())
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import IntranetClient
+
+/// `intranet announcements delete ID [--yes]`: asks first on a terminal; refuses without a
+/// terminal unless `--yes` says so.
+struct DeleteCommand: AsyncParsableCommand, TerminalCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete an announcement (asks first unless --yes).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The announcement's id.")
+    var id: Int
+
+    @Flag(name: .shortAndLong, help: "Delete without asking.")
+    var yes = false
+
+    func run() async throws {
+        try await execute(in: .standard())
+    }
+
+    func execute(in context: TerminalContext) async throws {
+        let session = try CommandSession(options: global, context: context)
+        let subject = "announcement \(id)"
+        if yes {
+            try await session.perform(subject) { try await session.announcements.delete(id: id) }
+        } else {
+            guard context.isInputTerminal else {
+                throw TerminalFailure.usage(
+                    "not deleting \(subject): standard input is not a terminal, so nobody can confirm; pass --yes to delete without asking")
+            }
+            let current = try await session.perform(subject) { try await session.announcements.readVersioned(id: id) }
+            await context.io.writeError("Delete \(subject) “\(current.value.title)”? [y/N] ")
+            let answer = (await context.io.readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            guard answer == "y" || answer == "yes" else {
+                throw TerminalFailure(.failure, "\(subject) was not deleted")
+            }
+            // If-Match: what was confirmed is what gets deleted.
+            try await session.perform(subject) { try await session.announcements.delete(current) }
+        }
+        if !session.isJSON {
+            await context.io.write("Deleted announcement \(id).\n")
+        }
+    }
+}

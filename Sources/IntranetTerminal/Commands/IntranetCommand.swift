@@ -1,0 +1,41 @@
+import ArgumentParser
+
+/// `intranet`: the root command. It only groups; `announcements` does the work.
+public struct IntranetCommand: ParsableCommand {
+    /// The command's name, abstract, exit statuses and subcommands.
+    public static let configuration = CommandConfiguration(
+        commandName: "intranet",
+        abstract: "Read and edit the intranet's announcements from a terminal.",
+        discussion: """
+            Every announcements command takes --server URL (or $INTRANET_SERVER), \
+            --api-version 1.0|2.0, --output table|json and --verbose.
+
+            Reading needs no sign-in; creating, changing and deleting need an editor's \
+            session: run `intranet login` once per server.
+
+            EXAMPLES
+              intranet announcements                     list the first page
+              intranet announcements --all --output json | jq '.[].title'
+              intranet announcements show 2 --api-version 1.0 --verbose
+              intranet login --username editor
+              echo '<p>10:00</p>' | intranet announcements create --title Drill --body -
+              intranet announcements update 7 --title 'Fire drill moved' --clear-body
+              intranet announcements delete 7 --yes
+
+            \(ExitStatus.helpText)
+            """,
+        subcommands: [AnnouncementsCommand.self, LoginCommand.self, LogoutCommand.self])
+
+    /// Creates the command (ArgumentParser fills it in).
+    public init() {}
+}
+
+/// `intranet announcements`: lists by default; `show`, `create`, `update`, `delete`.
+struct AnnouncementsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "announcements",
+        abstract: "List, show, create, update and delete announcements.",
+        discussion: ExitStatus.helpText,
+        subcommands: [ListCommand.self, ShowCommand.self, CreateCommand.self, UpdateCommand.self, DeleteCommand.self],
+        defaultSubcommand: ListCommand.self)
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import IntranetClient
+import RESTRepository
+
+/// `intranet announcements [list]`: one page, or every page with `--all`, as a table or as
+/// the server's JSON.
+struct ListCommand: AsyncParsableCommand, TerminalCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List announcements as a table fitted to the terminal (the default command).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The page to show, from 1.")
+    var page: Int?
+
+    @Option(help: "Announcements per page, 1 to 100 (default 10; 100 with --all).")
+    var perPage: Int?
+
+    @Flag(help: "Walk every page (through the SDK's page sequence).")
+    var all = false
+
+    func validate() throws {
+        if all, page != nil {
+            throw ValidationError("--all shows every page; leave out --page")
+        }
+        if let page, page < 1 {
+            throw ValidationError("--page must be 1 or more")
+        }
+        if let perPage, !(1...100).contains(perPage) {
+            throw ValidationError("--per-page must be between 1 and 100")
+        }
+    }
+
+    func run() async throws {
+        try await execute(in: .standard())
+    }
+
+    func execute(in context: TerminalContext) async throws {
+        let session = try CommandSession(options: global, context: context)
+        let table = AnnouncementTable(width: context.width, isStyled: context.isStyled)
+        if all {
+            var items: [AnnouncementSummary] = []
+            var elements: [Data] = []
+            try await session.perform("the announcements") {
+                for try await page in session.announcements.pages(pageSize: perPage ?? 100) {
+                    items += page.items
+                    elements += JSONArrayElements.split(await session.recorder.lastBody) ?? []
+                }
+            }
+            if session.isJSON {
+                await session.writeJSON(JSONArrayElements.join(elements))
+            } else {
+                let noun = items.count == 1 ? "announcement" : "announcements"
+                await session.writeLines(table.lines(for: items, footer: "\(items.count) \(noun)"))
+            }
+            return
+        }
+        let number = page ?? 1
+        let result = try await session.perform("the announcements") {
+            try await session.announcements.read(page: number, pageSize: perPage ?? 10)
+        }
+        if session.isJSON {
+            await session.writeJSON(await session.recorder.lastBody)
+        } else {
+            await session.writeLines(table.lines(for: result.items, footer: Self.footer(for: result)))
+        }
+    }
+
+    /// `Page 1 of 2 · 12 announcements`, with what the response said.
+    static func footer(for page: Page<AnnouncementSummary>) -> String {
+        var footer = "Page \(page.number)"
+        if let count = page.info.pageCount {
+            footer += " of \(max(count, 1))"
+        }
+        if let total = page.info.total {
+            footer += " · \(total) announcement\(total == 1 ? "" : "s")"
+        }
+        return footer
+    }
+}

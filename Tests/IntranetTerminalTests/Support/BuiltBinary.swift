@@ -1,0 +1,68 @@
+import Dispatch
+import Foundation
+
+/// The built `intranet` executable, beside the test bundle in the build products directory.
+enum BuiltBinary {
+    struct NotBuilt: Error, CustomStringConvertible {
+        var description: String { "the intranet binary is not built beside the tests (run swift build first)" }
+    }
+
+    static func url() throws -> URL {
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for directory in [products, products.deletingLastPathComponent()] {
+            let candidate = directory.appendingPathComponent("intranet")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw NotBuilt()
+    }
+
+    /// Runs the binary to completion with `arguments` and `input` on standard input (a pipe,
+    /// not a terminal), without `INTRANET_SERVER` and with `COLUMNS` 80.
+    ///
+    /// The blocking waits run on Dispatch threads: the server under test answers on the
+    /// cooperative pool, which has as few threads as the machine has cores.
+    static func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:]) async throws -> RunResult {
+        let executable = try url()
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                do {
+                    continuation.resume(returning: try runBlocking(executable, arguments, input, environment))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    private static func runBlocking(_ executable: URL, _ arguments: [String], _ input: Data, _ environment: [String: String]) throws -> RunResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var variables = ProcessInfo.processInfo.environment
+        variables["INTRANET_SERVER"] = nil
+        variables["COLUMNS"] = "80"
+        process.environment = variables.merging(environment) { _, new in new }
+        let stdout = Pipe()
+        let stderr = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin
+        try process.run()
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+        // Drain stderr beside stdout, so a full pipe never blocks the child.
+        let errors = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        DispatchQueue.global().async(group: errors) {
+            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
+        }
+        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        errors.wait()
+        process.waitUntilExit()
+        return RunResult(
+            status: process.terminationStatus,
+            output: String(decoding: outputData, as: UTF8.self),
+            errors: String(decoding: errorData, as: UTF8.self))
+    }
+}
