@@ -42,7 +42,6 @@ func makeServer(
         logger.notice("No accounts yet. Create the first admin with: intranet-server users create --username admin --role admin")
     }
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: RequestIDMiddleware())
     router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize))
     if configuration.requiresSignature {
         router.add(middleware: SignatureMiddleware(registry: SigningAppRegistry(database: database.database), maxBodySize: configuration.maxBodySize))

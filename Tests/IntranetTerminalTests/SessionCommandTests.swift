@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import IntranetAPI
+import IntranetClient
 import RESTRepository
 import RESTRepositoryTesting
 import Testing
@@ -33,6 +34,29 @@ struct SessionCommandTests {
         #expect(requests[0].bodyText?.contains(#""password":"s3cret""#) == true)
         #expect(delete.status == 0)
         #expect(requests[1].headerFields[.authorization] == "Bearer t0k3n")
+    }
+
+    @Test("the session file is per server in the config directory, mode 0600 in a 0700 directory")
+    func sessionFileMode() async throws {
+        let home = temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let server = "http://intranet.example:9000"
+
+        let login = await runIntranet(["login", "--username", "zoe", "--password-stdin", "--server", server],
+                                      transport: MockTransport(script: [loginAnswer]),
+                                      terminal: CapturedTerminal(input: Data("s3cret\n".utf8)), environment: ["XDG_CONFIG_HOME": home.path])
+
+        let directory = home.appendingPathComponent("intranet/sessions")
+        let file = directory.appendingPathComponent(FileSessionStore.fileName(for: try #require(URL(string: server))))
+        let fileMode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        let directoryMode = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int
+        let contents = try String(contentsOf: file, encoding: .utf8)
+        #expect(login.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [file.lastPathComponent])
+        #expect(fileMode == 0o600)
+        #expect(directoryMode == 0o700)
+        #expect(contents.contains("t0k3n"))
+        #expect(!contents.contains("s3cret"))
     }
 
     @Test("on a terminal login asks for the user name and the password")

@@ -22,13 +22,14 @@ struct AuthMiddleware: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        if Self.openPaths.contains(request.uri.path) {
-            return try await next(request, context)
-        }
+        // Checked in this order so the common case, a signed-out read, costs one header lookup.
         guard let header = request.headers[.authorization] else {
-            guard allowsAnonymousReading else {
+            guard allowsAnonymousReading || Self.openPaths.contains(request.uri.path) else {
                 throw AuthService.unauthorized("This server needs a sign-in for every request. POST /login gives a token.")
             }
+            return try await next(request, context)
+        }
+        if Self.openPaths.contains(request.uri.path) {
             return try await next(request, context)
         }
         let parts = header.split(separator: " ", maxSplits: 1)

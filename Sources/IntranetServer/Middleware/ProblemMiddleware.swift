@@ -2,11 +2,16 @@ import Hummingbird
 import IntranetAPI
 import Logging
 
-/// The server's one error boundary: every error thrown below it becomes a problem+json answer.
+/// The server's one error boundary, and the stamp of every answer's `X-Request-Id`.
 ///
-/// Errors the API defines keep their status and detail. Anything else is a 500 whose body says
-/// only that something failed; the error itself goes to the log, with the request id the
-/// response also carries.
+/// Every error thrown below it becomes a problem+json answer: errors the API defines keep their
+/// status and detail; anything else is a 500 whose body says only that something failed, while
+/// the error itself goes to the log. Every answer carries the request's id, which is also on
+/// each of the request's log lines (`hb.request.id`), so a user who quotes it leads straight to
+/// the server's record. An id sent by a proxy in `X-Request-Id` is used when it is short and
+/// plain. Each request is logged at debug level.
+///
+/// One middleware rather than two keeps the hot read path one async frame shorter.
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     /// The request body limit, named in the 413 answer.
@@ -17,8 +22,18 @@ struct ProblemMiddleware: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        var context = context
+        let id: String
+        if let proxied = Self.acceptedID(request.headers[.requestID]) {
+            id = proxied
+            context.logger[metadataKey: "hb.request.id"] = .string(proxied)
+        } else {
+            id = context.id
+        }
+        let start = context.logger.logLevel <= .debug ? ContinuousClock.now : nil
+        var response: Response
         do {
-            return try await next(request, context)
+            response = try await next(request, context)
         } catch {
             let apiError = APIError(error, maxBodySize: maxBodySize)
             if apiError.status.kind == .serverError {
@@ -27,8 +42,23 @@ struct ProblemMiddleware: RouterMiddleware {
                     metadata: ["error": "\(apiError.internalDescription ?? "-")"]
                 )
             }
-            return try apiError.response(from: request, context: context)
+            response = try apiError.response(from: request, context: context)
         }
+        response.headers[.requestID] = id
+        if let start {
+            context.logger.debug(
+                "\(request.method.rawValue) \(request.uri.path) \(response.status.code)",
+                metadata: ["duration": "\(ContinuousClock.now - start)"]
+            )
+        }
+        return response
+    }
+
+    private static func acceptedID(_ value: String?) -> String? {
+        guard let value, (1...64).contains(value.utf8.count),
+              value.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
+        else { return nil }
+        return value
     }
 }
 
@@ -54,5 +84,13 @@ extension APIError {
         case let status:
             APIError(status: status, detail: error.body ?? status.reasonPhrase, headers: error.headers)
         }
+    }
+}
+
+extension UInt8 {
+    var isASCIIAlphanumeric: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
+            || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
     }
 }

@@ -1,17 +1,20 @@
 import ArgumentParser
 
-/// `intranet`: the root command. It only groups; `announcements` does the work.
+/// `intranet`: the root command. It only groups: `announcements`, `login`, `logout`,
+/// `whoami` and `users` do the work.
 public struct IntranetCommand: ParsableCommand {
     /// The command's name, abstract, exit statuses and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "intranet",
-        abstract: "Read and edit the intranet's announcements from a terminal.",
+        abstract: "Read and edit the intranet's announcements, and manage its accounts, from a terminal.",
         discussion: """
-            Every announcements command takes --server URL (or $INTRANET_SERVER), \
-            --api-version 1.0|2.0, --output table|json and --verbose.
+            Every command takes --server URL (or $INTRANET_SERVER), --api-version 1.0|2.0, \
+            --output table|json and --verbose; on a server that wants signed requests, \
+            --app-id and --app-secret (or $INTRANET_APP_ID and $INTRANET_APP_SECRET) sign each one.
 
-            Reading needs no sign-in; creating, changing and deleting need an editor's \
-            session: run `intranet login` once per server.
+            Reading needs no sign-in (unless the server says otherwise); creating, changing and \
+            deleting need an editor's session, `intranet users` an admin's: run \
+            `intranet login` once per server.
 
             EXAMPLES
               intranet announcements                     list the first page
@@ -21,10 +24,15 @@ public struct IntranetCommand: ParsableCommand {
               echo '<p>10:00</p>' | intranet announcements create --title Drill --body -
               intranet announcements update 7 --title 'Fire drill moved' --clear-body
               intranet announcements delete 7 --yes
+              intranet whoami
+              intranet users create --username zoe --role editor
+              intranet users set-role zoe admin
 
             \(ExitStatus.helpText)
             """,
-        subcommands: [AnnouncementsCommand.self, LoginCommand.self, LogoutCommand.self])
+        subcommands: [
+            AnnouncementsCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, UsersCommand.self,
+        ])
 
     /// Creates the command (ArgumentParser fills it in).
     public init() {}

@@ -40,20 +40,11 @@ struct LoginCommand: AsyncParsableCommand, TerminalCommand {
             await io.writeError("Username: ")
             name = await io.readLine() ?? ""
         }
-        let password: String
-        if passwordStdin {
-            password = String(decoding: await io.readToEnd(), as: UTF8.self).trimmingCharacters(in: .newlines)
-        } else {
-            guard context.isInputTerminal else {
-                throw TerminalFailure.usage("no terminal to ask for the password on; pipe it in with --password-stdin")
-            }
-            await io.writeError("Password: ")
-            password = await io.readSecret() ?? ""
-        }
+        let password = try await PasswordInput.read(prompt: "Password: ", fromStandardInput: passwordStdin, context: context)
         let signedIn: Session
         do {
             signedIn = try await session.client.session.login(username: name, password: password)
-        } catch RepositoryError.unauthorized {
+        } catch RepositoryError.unauthorized(let details) where !TerminalFailure.isSignatureRefusal(details) {
             throw TerminalFailure(.unauthorized, "wrong user name or password")
         } catch {
             throw TerminalFailure(error, server: session.serverURL, subject: "signing in")

@@ -40,6 +40,8 @@ extension TerminalFailure {
             self.init(.conflict, "\(subject) was changed by someone else since it was read\(now); nothing was saved — look at it again and retry")
         case .conflict(let details):
             self.init(.conflict, "\(subject) conflicts with the server's state: \(details.problem?.detail ?? "409 Conflict")")
+        case .unauthorized(let details) where TerminalFailure.isSignatureRefusal(details):
+            self.init(.unauthorized, "the server wants requests signed by a registered app (401\(TerminalFailure.detail(details))) — sign with --app-id and --app-secret, or INTRANET_APP_ID and INTRANET_APP_SECRET")
         case .unauthorized:
             self.init(.unauthorized, "not signed in, or the session has ended (401) — sign in with: intranet login --server \(server.absoluteString)")
         case .forbidden(let details):
@@ -59,6 +61,12 @@ extension TerminalFailure {
         case .encodingFailed(let reason):
             self.init(.failure, "the request could not be prepared: \(reason)")
         }
+    }
+
+    /// Whether a 401 refused the request's signature (`WWW-Authenticate: Signature …`)
+    /// rather than its session.
+    static func isSignatureRefusal(_ details: ResponseDetails) -> Bool {
+        details.headerFields[.wwwAuthenticate]?.lowercased().hasPrefix("signature") == true
     }
 
     private static func detail(_ details: ResponseDetails) -> String {

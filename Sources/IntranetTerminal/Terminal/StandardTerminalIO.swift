@@ -28,15 +28,21 @@ public struct StandardTerminalIO: TerminalIO {
         Swift.readLine(strippingNewline: true)
     }
 
-    /// Reads a line with the terminal's echo turned off, then restores the terminal.
+    /// Reads a line with the terminal's echo turned off, then restores the terminal: after
+    /// the line, at end of input, and when an interrupt, quit, hang-up or termination signal
+    /// arrives meanwhile (the signal then does what it would have done).
     public func readSecret() async -> String? {
         var saved = termios()
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return Swift.readLine(strippingNewline: true) }
+        EchoRestorer.saved = saved
+        let signals = [SIGINT, SIGQUIT, SIGHUP, SIGTERM]
+        let previous = signals.map { signal($0, EchoRestorer.restoreAndRaise) }
         var silent = saved
         silent.c_lflag &= ~tcflag_t(ECHO)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
         defer {
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            for (number, handler) in zip(signals, previous) { signal(number, handler) }
             FileHandle.standardError.write(Data("\n".utf8))
         }
         return Swift.readLine(strippingNewline: true)
@@ -45,5 +51,18 @@ public struct StandardTerminalIO: TerminalIO {
     /// Reads all of standard input.
     public func readToEnd() async -> Data {
         FileHandle.standardInput.readDataToEndOfFile()
+    }
+}
+
+/// Puts the terminal back when a signal ends the process while a password is being read.
+private enum EchoRestorer {
+    /// The settings from before echo was turned off; written before the handlers are set.
+    nonisolated(unsafe) static var saved = termios()
+
+    /// The signal handler: restore the terminal, then let the signal act as it would have.
+    static let restoreAndRaise: @convention(c) (Int32) -> Void = { number in
+        tcsetattr(STDIN_FILENO, TCSANOW, &EchoRestorer.saved)
+        signal(number, SIG_DFL)
+        raise(number)
     }
 }

@@ -9,27 +9,56 @@ enum LiveEditor {
     static let password = "correct horse battery"
 }
 
+/// The admin account every live test server has.
+enum LiveAdmin {
+    static let username = "admin"
+    static let password = "staple admin battery"
+}
+
+/// A running test server: its URL, and a way to register apps for signed requests.
+struct LiveServer: Sendable {
+    let url: URL
+    /// Registers an app as `intranet-server apps create NAME` does; its id and secret.
+    let registerApp: @Sendable (String) async throws -> (appID: String, secret: String)
+}
+
 /// Runs `body` against a freshly seeded intranet server on a free loopback port (in-memory
 /// SQLite) with one editor account (``LiveEditor``), then stops the server.
 func withLiveServer<Result: Sendable>(_ body: @Sendable (URL) async throws -> Result) async throws -> Result {
+    try await withLiveAccountServer { server in try await body(server.url) }
+}
+
+/// Like ``withLiveServer(_:)``, with an admin account (``LiveAdmin``) too, and optionally
+/// requiring signed requests (`INTRANET_REQUIRE_SIGNATURE=true`).
+func withLiveAccountServer<Result: Sendable>(
+    requiringSignature: Bool = false, _ body: @Sendable (LiveServer) async throws -> Result
+) async throws -> Result {
     var configuration = AppConfiguration()
     configuration.port = 0
     configuration.storage = .sqliteInMemory
     configuration.logLevel = .warning
+    configuration.requiresSignature = requiringSignature
     let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
     let server = try await makeServer(configuration) { port in
         portSink.yield(port)
         portSink.finish()
     }
     let accounts = FluentAccountRepository(database: server.database.database)
-    let hash = try await PasswordHasher(cost: 4).hash(LiveEditor.password)
-    _ = try await accounts.createUser(username: LiveEditor.username, displayName: "Eddie Editor", role: .editor, passwordHash: hash)
+    let hasher = PasswordHasher(cost: 4)
+    _ = try await accounts.createUser(
+        username: LiveEditor.username, displayName: "Eddie Editor", role: .editor,
+        passwordHash: try await hasher.hash(LiveEditor.password))
+    _ = try await accounts.createUser(
+        username: LiveAdmin.username, displayName: "Ada Admin", role: .admin,
+        passwordHash: try await hasher.hash(LiveAdmin.password))
+    let registry = SigningAppRegistry(database: server.database.database)
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await server.application.runService() }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next(), "the server did not start")
         do {
-            let result = try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
+            let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+            let result = try await body(LiveServer(url: url, registerApp: { try await registry.register(name: $0) }))
             group.cancelAll()
             return result
         } catch {

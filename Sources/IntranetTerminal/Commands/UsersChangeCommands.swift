@@ -1,0 +1,89 @@
+import ArgumentParser
+import IntranetAPI
+import IntranetClient
+
+/// `intranet users set-role USERNAME ROLE`: gives an account another role.
+struct UsersSetRoleCommand: AsyncParsableCommand, TerminalCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-role",
+        abstract: "Give an account another role (the last admin cannot be demoted).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The account's user name.")
+    var username: String
+
+    @Argument(help: ArgumentHelp("reader, editor or admin.", valueName: "role"))
+    var role: UserRole
+
+    func run() async throws {
+        try await execute(in: .standard())
+    }
+
+    func execute(in context: TerminalContext) async throws {
+        let session = try CommandSession(options: global, context: context)
+        let target = try await session.user(named: username)
+        let user = try await session.performAsAdmin("user \(target.username)") {
+            try await session.client.users.setRole(role, id: target.id)
+        }
+        if session.isJSON {
+            await session.writeJSON(await session.recorder.lastBody)
+        } else {
+            await context.io.write("\(user.username) is now \(user.role.rawValue).\n")
+        }
+    }
+}
+
+/// `intranet users delete USERNAME [--yes]`: asks first on a terminal; refuses without a
+/// terminal unless `--yes` says so. Deleting an account ends its sessions.
+struct UsersDeleteCommand: AsyncParsableCommand, TerminalCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete an account and end its sessions (asks first unless --yes).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The account's user name.")
+    var username: String
+
+    @Flag(name: .shortAndLong, help: "Delete without asking.")
+    var yes = false
+
+    func run() async throws {
+        try await execute(in: .standard())
+    }
+
+    func execute(in context: TerminalContext) async throws {
+        let session = try CommandSession(options: global, context: context)
+        let subject = "user \(username)"
+        guard yes || context.isInputTerminal else {
+            throw TerminalFailure.usage(
+                "not deleting \(subject): standard input is not a terminal, so nobody can confirm; pass --yes to delete without asking")
+        }
+        let target = try await session.user(named: username)
+        if !yes {
+            await context.io.writeError("Delete user \(target.username) (\(target.displayName), \(target.role.rawValue))? [y/N] ")
+            let answer = (await context.io.readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            guard answer == "y" || answer == "yes" else {
+                throw TerminalFailure(.failure, "\(subject) was not deleted")
+            }
+        }
+        try await session.performAsAdmin(subject) { try await session.client.users.delete(id: target.id) }
+        if !session.isJSON {
+            await context.io.write("Deleted user \(target.username).\n")
+        }
+    }
+}
+
+extension CommandSession {
+    /// The account with this user name (letter case does not matter), found in `GET /users`.
+    ///
+    /// - Throws: a not-found ``TerminalFailure`` when there is none, or the request's failure.
+    func user(named username: String) async throws -> User {
+        let users = try await performAsAdmin("the users") { try await client.users.list() }
+        guard let user = users.first(where: { $0.username.lowercased() == username.lowercased() }) else {
+            throw TerminalFailure(.notFound, "user \(username) does not exist")
+        }
+        return user
+    }
+}
