@@ -27,16 +27,9 @@ struct DeleteCommand: AsyncParsableCommand, TerminalCommand {
         if yes {
             try await session.perform(subject) { try await session.announcements.delete(id: id) }
         } else {
-            guard context.isInputTerminal else {
-                throw TerminalFailure.usage(
-                    "not deleting \(subject): standard input is not a terminal, so nobody can confirm; pass --yes to delete without asking")
-            }
+            try context.requireConfirmable(deleting: subject, yes: yes)
             let current = try await session.perform(subject) { try await session.announcements.readVersioned(id: id) }
-            await context.io.writeError("Delete \(subject) “\(current.value.title)”? [y/N] ")
-            let answer = (await context.io.readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-            guard answer == "y" || answer == "yes" else {
-                throw TerminalFailure(.failure, "\(subject) was not deleted")
-            }
+            try await context.confirmDeletion(of: subject, asking: "Delete \(subject) “\(current.value.title)”?")
             // If-Match: what was confirmed is what gets deleted.
             try await session.perform(subject) { try await session.announcements.delete(current) }
         }

@@ -56,17 +56,11 @@ struct UsersDeleteCommand: AsyncParsableCommand, TerminalCommand {
     func execute(in context: TerminalContext) async throws {
         let session = try CommandSession(options: global, context: context)
         let subject = "user \(username)"
-        guard yes || context.isInputTerminal else {
-            throw TerminalFailure.usage(
-                "not deleting \(subject): standard input is not a terminal, so nobody can confirm; pass --yes to delete without asking")
-        }
+        try context.requireConfirmable(deleting: subject, yes: yes)
         let target = try await session.user(named: username)
         if !yes {
-            await context.io.writeError("Delete user \(target.username) (\(target.displayName), \(target.role.rawValue))? [y/N] ")
-            let answer = (await context.io.readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-            guard answer == "y" || answer == "yes" else {
-                throw TerminalFailure(.failure, "\(subject) was not deleted")
-            }
+            try await context.confirmDeletion(
+                of: subject, asking: "Delete user \(target.username) (\(target.displayName), \(target.role.rawValue))?")
         }
         try await session.performAsAdmin(subject) { try await session.client.users.delete(id: target.id) }
         if !session.isJSON {
