@@ -113,12 +113,11 @@ struct AnnouncementController: Sendable {
     /// - Throws: 401 when signed out; for a reader, 404 when the announcement is hidden from
     ///   them (so a write cannot probe for it) and 403 otherwise.
     private func requireEditor(of id: Int, context: AppRequestContext) async throws {
-        guard let user = context.user else { _ = try context.requireRole(.editor); return }
-        guard user.role >= .editor else {
-            guard try await repository.find(id: id, visibility: context.visibility) != nil else { throw APIError.notFound() }
-            _ = try context.requireRole(.editor)
-            return
+        if let user = context.user, user.role < .editor,
+           try await repository.find(id: id, visibility: context.visibility) == nil {
+            throw APIError.notFound()
         }
+        _ = try context.requireRole(.editor)
     }
 
     /// The `{id}` of the path: a positive integer, optionally followed by `.json`.
