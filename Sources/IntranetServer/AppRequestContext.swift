@@ -30,7 +30,7 @@ struct AppRequestContext: RequestContext {
             throw AuthService.unauthorized("Sign in first: send Authorization: Bearer <token> (POST /login gives one).")
         }
         guard user.role >= role else {
-            throw APIError(status: .forbidden, detail: "This needs the \(role.rawValue) role; you are a \(user.role.rawValue).")
+            throw APIError(status: .forbidden, detail: "This needs the \(role.rawValue) role; your role is \(user.role.rawValue).")
         }
         return user
     }
