@@ -44,13 +44,14 @@ public enum IntranetJSON {
             + ".\(padded(millisecond, 3))Z"
     }
 
-    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+    /// `value` divided by `divisor`, rounding towards negative infinity, and the remainder.
+    package static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
         let quotient = value >= 0 ? value / divisor : (value - divisor + 1) / divisor
         return (quotient, value - quotient * divisor)
     }
 
     /// The proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant's algorithm).
-    private static func civilDate(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
+    package static func civilDate(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
         let shifted = daysSinceEpoch + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097

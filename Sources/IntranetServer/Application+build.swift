@@ -5,6 +5,7 @@ import Logging
 struct IntranetServer {
     var application: Application<RouterResponder<AppRequestContext>>
     var database: DatabaseService
+    var cache: ResponseCache
     var routes: [RouteBook<AppRequestContext>.Route]
 }
 
@@ -64,12 +65,16 @@ func makeServer(
     UserController(accounts: accounts, hasher: hasher, cache: cache, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
     announcementRoutes.register(on: router.group().add(middleware: VersionMiddleware(maxBodySize: configuration.maxBodySize)))
 
+    // Signed-out reads answered on the event loop must need nothing but their target and
+    // headers: not when requests must be signed, nor when another instance may have written.
+    let answersPublicReadsEarly = !configuration.requiresSignature && !database.isShared
     let application = Application(
         router: router,
+        server: .http1(configuration: .init(additionalChannelHandlers: answersPublicReadsEarly ? [PublicAnswerHandler(cache: cache, logger: logger)] : [])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: [database],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
-    return IntranetServer(application: application, database: database, routes: serviceRoutes.routes + announcementRoutes.routes)
+    return IntranetServer(application: application, database: database, cache: cache, routes: serviceRoutes.routes + announcementRoutes.routes)
 }

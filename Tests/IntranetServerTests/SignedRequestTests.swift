@@ -18,13 +18,6 @@ struct SignedRequestTests {
         #expect(!RequestSignature.isValid(expected, secret: "other", timestamp: "1700000000000", method: method, pathWithQuery: path, body: Array(body.utf8)))
     }
 
-    /// Headers that sign a request for `app` at `time`.
-    private func signed(_ app: (appID: String, secret: String), _ method: String, _ path: String, body: String = "", at time: Date = Date()) -> HTTPFields {
-        let timestamp = String(Int64(time.timeIntervalSince1970 * 1000))
-        let signature = RequestSignature.compute(secret: app.secret, timestamp: timestamp, method: method, pathWithQuery: path, body: Array(body.utf8))
-        return [SignatureMiddleware.appID: app.appID, SignatureMiddleware.timestamp: timestamp, SignatureMiddleware.signature: signature]
-    }
-
     @Test("with signing required, signed requests pass; missing, wrong, stale and replayed ones are 401", arguments: TestStorage.all)
     func required(storage: TestStorage) async throws {
         try await withTestServer(storage, configure: { $0.requiresSignature = true }) { server, client in

@@ -3,10 +3,12 @@ import Hummingbird
 
 extension CachedResponse {
     /// A `200` with this body, or `304 Not Modified` when the request's `If-None-Match` holds
-    /// this entry's tag.
+    /// this entry's tag (with the `Cache-Control` the `200` would carry, RFC 9110 §15.4.5).
     func response(for request: Request) -> Response {
         if EntityTag.noneMatchHits(request.headers[.ifNoneMatch], etag: etag) {
-            return Response(status: .notModified, headers: [.eTag: etag])
+            var headers: HTTPFields = [.eTag: etag]
+            headers[.cacheControl] = self.headers[.cacheControl]
+            return Response(status: .notModified, headers: headers)
         }
         return response(status: .ok)
     }

@@ -3,6 +3,11 @@ import NIOConcurrencyHelpers
 /// Encoded answers of the read routes, so a read costs a lookup instead of a query and an
 /// encoding (DESIGN.md, Speed).
 ///
+/// Two kinds of entries share one history: the routes' own entries, keyed by what the route
+/// decided (version, kind of caller, query), and whole public answers keyed by the request as it
+/// came off the socket (``PublicAnswerKey``), which ``PublicAnswerHandler`` serves without
+/// entering the application.
+///
 /// Correctness rules:
 /// - Every write drops every entry once it has committed (``invalidate()``), before the write's
 ///   response is sent, so a client never reads its own write stale.
@@ -21,15 +26,36 @@ final class ResponseCache: Sendable {
         var generation: UInt64 = 0
         var databaseRevision: Int64?
         var entries: [String: CachedResponse] = [:]
+        var publicAnswers: [PublicAnswerKey: PublicAnswer] = [:]
+        var bodyBytes = 0
+        var publicAnswerHits = 0
+
+        mutating func removeAll() {
+            entries.removeAll(keepingCapacity: true)
+            publicAnswers.removeAll(keepingCapacity: true)
+            bodyBytes = 0
+        }
+
+        /// Makes room for one more entry of `size` body bytes, starting over when full.
+        mutating func makeRoom(forEntryOf size: Int, capacity: Int, byteBudget: Int) {
+            if entries.count + publicAnswers.count >= capacity || bodyBytes + size > byteBudget {
+                removeAll()
+            }
+            bodyBytes += size
+        }
     }
 
     /// Most entries kept; query strings are client-controlled, so the cache must not grow without
     /// bound. Past this, the cache starts over.
     let capacity: Int
+    /// Most body bytes kept over all entries; past this, the cache starts over. An entry larger
+    /// than this is not kept at all.
+    let byteBudget: Int
     private let state = NIOLockedValueBox(State())
 
-    init(capacity: Int = 2_000) {
+    init(capacity: Int = 2_000, byteBudget: Int = 64 << 20) {
         self.capacity = capacity
+        self.byteBudget = byteBudget
     }
 
     /// The entry for `key` and the generation to store a fresh one under.
@@ -42,11 +68,32 @@ final class ResponseCache: Sendable {
     /// Stores an entry built from data read at `generation`, unless a write came since.
     func store(_ entry: CachedResponse, for key: String, ifStillAt generation: Generation) {
         state.withLockedValue { state in
-            guard state.generation == generation.value else { return }
-            if state.entries.count >= capacity {
-                state.entries.removeAll(keepingCapacity: true)
-            }
+            guard state.generation == generation.value, entry.body.readableBytes <= byteBudget else { return }
+            state.makeRoom(forEntryOf: entry.body.readableBytes, capacity: capacity, byteBudget: byteBudget)
             state.entries[key] = entry
+        }
+    }
+
+    /// The public answer for a request, and the generation to store a fresh one under.
+    func publicAnswer(for key: PublicAnswerKey) -> (answer: PublicAnswer?, generation: Generation) {
+        state.withLockedValue { state in
+            let answer = state.publicAnswers[key]
+            if answer != nil { state.publicAnswerHits += 1 }
+            return (answer, Generation(value: state.generation))
+        }
+    }
+
+    /// The current generation, for a request whose answer may be stored later.
+    var generation: Generation {
+        state.withLockedValue { Generation(value: $0.generation) }
+    }
+
+    /// Stores a public answer built from data read at `generation`, unless a write came since.
+    func storePublicAnswer(_ answer: PublicAnswer, for key: PublicAnswerKey, ifStillAt generation: Generation) {
+        state.withLockedValue { state in
+            guard state.generation == generation.value, answer.body.readableBytes <= byteBudget else { return }
+            state.makeRoom(forEntryOf: answer.body.readableBytes, capacity: capacity, byteBudget: byteBudget)
+            state.publicAnswers[key] = answer
         }
     }
 
@@ -54,7 +101,7 @@ final class ResponseCache: Sendable {
     func invalidate() {
         state.withLockedValue { state in
             state.generation &+= 1
-            state.entries.removeAll(keepingCapacity: true)
+            state.removeAll()
         }
     }
 
@@ -67,12 +114,17 @@ final class ResponseCache: Sendable {
             if let known = state.databaseRevision, revision <= known { return }
             state.databaseRevision = revision
             state.generation &+= 1
-            state.entries.removeAll(keepingCapacity: true)
+            state.removeAll()
         }
     }
 
-    /// The number of entries held (for tests and diagnostics).
+    /// The number of entries held, of both kinds (for tests and diagnostics).
     var count: Int {
-        state.withLockedValue { $0.entries.count }
+        state.withLockedValue { $0.entries.count + $0.publicAnswers.count }
+    }
+
+    /// How many requests were answered from a public answer (for tests and diagnostics).
+    var publicAnswerHits: Int {
+        state.withLockedValue { $0.publicAnswerHits }
     }
 }

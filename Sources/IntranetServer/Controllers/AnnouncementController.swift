@@ -33,7 +33,7 @@ struct AnnouncementController: Sendable {
         let query = try ListQuery.parse(rawQuery)
         let version = context.apiVersion
         let visibility = context.visibility
-        let entry = try await cached("list|\(version.rawValue)|\(visibility.cacheKey)|\(rawQuery)") {
+        let entry = try await cached("list|\(version.rawValue)|\(visibility.cacheKey)|\(rawQuery)", for: visibility) {
             let (items, total) = try await repository.list(query.request, visibility: visibility)
             let links = PageLinks(query: query, path: Self.collectionPath, total: total)
             return try AnnouncementRepresentation.list(items, version: version, links: links)
@@ -45,7 +45,7 @@ struct AnnouncementController: Sendable {
         let id = try Self.announcementID(context)
         let version = context.apiVersion
         let visibility = context.visibility
-        let entry = try await cached("detail|\(version.rawValue)|\(visibility.cacheKey)|\(id)") {
+        let entry = try await cached("detail|\(version.rawValue)|\(visibility.cacheKey)|\(id)", for: visibility) {
             guard let announcement = try await repository.find(id: id, visibility: visibility) else { throw APIError.notFound() }
             return try AnnouncementRepresentation.detail(announcement, version: version, showsReaders: visibility == .everything)
         }
@@ -53,13 +53,22 @@ struct AnnouncementController: Sendable {
     }
 
     /// The cached answer for `key`, or a fresh one built and cached.
-    private func cached(_ key: String, build: () async throws -> CachedResponse) async throws -> CachedResponse {
+    ///
+    /// Answers say who may keep them: signed-out answers are the same for every signed-out
+    /// caller (`public`), the others are the caller's own (`private`); either is revalidated
+    /// with its `ETag` before reuse (`no-cache`), since any write may change it.
+    private func cached(
+        _ key: String,
+        for visibility: Visibility,
+        build: () async throws -> CachedResponse
+    ) async throws -> CachedResponse {
         if checksSharedRevision {
             cache.synchronize(withDatabaseRevision: try await repository.currentRevision())
         }
         let (entry, generation) = cache.lookup(key)
         if let entry { return entry }
-        let fresh = try await build()
+        var fresh = try await build()
+        fresh.headers[.cacheControl] = visibility == .unrestricted ? "public, no-cache" : "private, no-cache"
         cache.store(fresh, for: key, ifStillAt: generation)
         return fresh
     }

@@ -24,7 +24,7 @@ struct ProblemMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var context = context
         let id: String
-        if let proxied = Self.acceptedID(request.headers[.requestID]) {
+        if let proxied = RequestIdentifiers.proxied(request.headers[.requestID]) {
             id = proxied
             context.logger[metadataKey: "hb.request.id"] = .string(proxied)
         } else {
@@ -52,13 +52,6 @@ struct ProblemMiddleware: RouterMiddleware {
             )
         }
         return response
-    }
-
-    private static func acceptedID(_ value: String?) -> String? {
-        guard let value, (1...64).contains(value.utf8.count),
-              value.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
-        else { return nil }
-        return value
     }
 }
 

@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+
+/// What selects a public answer: the request target as sent and the request headers the
+/// answers vary on (`Vary: Accept, Accept-Version`).
+///
+/// Only a request that could not change its answer by anything else has a key: a signed-out
+/// `GET` without a body, conditions, ranges, cookies, cache directives or `Connection: close`.
+struct PublicAnswerKey: Hashable, Sendable {
+    /// The request headers an answer may vary on; an answer varying on others is not kept.
+    static let selectingHeaders: Set<String> = ["accept", "accept-version"]
+    /// Longest request target given a key; longer ones go to the application.
+    static let maxTargetLength = 2_048
+    /// Longest `Accept` or `Accept-Version` value given a key.
+    static let maxHeaderLength = 512
+
+    /// Request headers that make an answer personal, conditional or partial.
+    private static let disqualifyingHeaders: [HTTPField.Name] = [
+        .authorization, .cookie, .ifMatch, .ifNoneMatch, .ifModifiedSince, .ifUnmodifiedSince, .ifRange,
+        .range, .cacheControl, HTTPField.Name("Pragma")!, .transferEncoding, .expect,
+    ]
+
+    let target: String
+    let accept: String?
+    let acceptVersion: String?
+
+    init?(_ request: HTTPRequest) {
+        guard request.method == .get, let target = request.path, target.utf8.count <= Self.maxTargetLength else { return nil }
+        let fields = request.headerFields
+        for name in Self.disqualifyingHeaders where fields[name] != nil {
+            return nil
+        }
+        if let length = fields[.contentLength], length != "0" { return nil }
+        // The application closes the connection after answering `Connection: close`.
+        if fields[values: .connection].contains(where: { $0.lowercased().contains("close") }) { return nil }
+        let accept = fields[.accept] == nil ? nil : fields[values: .accept].joined(separator: ",")
+        let acceptVersion = fields[.acceptVersion]
+        guard (accept?.utf8.count ?? 0) <= Self.maxHeaderLength, (acceptVersion?.utf8.count ?? 0) <= Self.maxHeaderLength else {
+            return nil
+        }
+        self.target = target
+        self.accept = accept
+        self.acceptVersion = acceptVersion
+    }
+}
+
+/// A whole `200` answer that any signed-out caller may be given, as the application wrote it,
+/// less the headers that belong to one exchange (`Date`, `X-Request-Id`).
+struct PublicAnswer: Sendable {
+    /// Largest body kept; larger answers are always built by the application.
+    static let maxBodySize = 1 << 20
+
+    let head: HTTPResponse
+    let body: ByteBuffer
+
+    /// The answer to keep, or `nil` when `head` does not allow a shared cache to keep it: only a
+    /// `200` marked `Cache-Control: public`, without `private` or `no-store`, varying on no
+    /// request header beyond ``PublicAnswerKey/selectingHeaders``, setting no cookie.
+    init?(head: HTTPResponse, body: ByteBuffer) {
+        guard head.status == .ok, body.readableBytes <= Self.maxBodySize, head.headerFields[.setCookie] == nil else { return nil }
+        let directives = Set(Self.tokens(head.headerFields[values: .cacheControl]).map { $0.split(separator: "=").first.map(String.init) ?? "" })
+        guard directives.contains("public"), !directives.contains("private"), !directives.contains("no-store") else { return nil }
+        guard Self.tokens(head.headerFields[values: .vary]).allSatisfy(PublicAnswerKey.selectingHeaders.contains) else { return nil }
+        var head = head
+        head.headerFields[.date] = nil
+        head.headerFields[.requestID] = nil
+        self.head = head
+        self.body = body
+    }
+
+    /// The comma-separated, lower-cased tokens of a header's values.
+    private static func tokens(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    }
+}

@@ -1,0 +1,125 @@
+import HTTPTypes
+import Logging
+import NIOCore
+import NIOHTTPTypes
+
+/// Answers repeated signed-out reads on the connection's event loop, from the public answers
+/// the application gave before, without entering the application.
+///
+/// Sits in each connection's pipeline between the HTTP codec and the application. A request with
+/// a ``PublicAnswerKey`` whose answer is held is answered here with the held head and body, a
+/// fresh `Date` and an `X-Request-Id` (a proxy's, when it sent a plain one, as the application
+/// does), and logged at debug level like the application's answers. Every other request goes on to the application; when such a
+/// request has a key and the application's answer qualifies as a ``PublicAnswer``, the answer is
+/// kept for the next caller, under the same generation rule as ``ResponseCache``'s own entries,
+/// so an answer read before a write is never kept after it.
+///
+/// Answers leave in request order: a request is answered here only when no earlier request of
+/// the connection is still being answered by the application.
+///
+/// Install it only where a signed-out read needs nothing but its target and headers: not when
+/// requests must be signed, and not when other instances share the database (the application
+/// then checks the database's revision on each read).
+final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// A request passed to the application, whose answer may be kept.
+    private struct Recording {
+        let key: PublicAnswerKey
+        let generation: ResponseCache.Generation
+        var head: HTTPResponse?
+        var body: ByteBuffer?
+        var isAbandoned = false
+    }
+
+    private let cache: ResponseCache
+    /// Logs each answer given here, when debug logging is on.
+    private let debugLogger: Logger?
+    /// One element per request passed to the application and not yet fully answered, oldest
+    /// first; `nil` for a request whose answer is not to be kept.
+    private var awaitingAnswers = CircularBuffer<Recording?>()
+    /// The rest of a request answered here (its `.end`) is not passed on.
+    private var isDroppingRequestParts = false
+    private var dates = HTTPDateClock()
+    private var requestIDs = RequestIdentifiers()
+
+    init(cache: ResponseCache, logger: Logger) {
+        self.cache = cache
+        self.debugLogger = logger.logLevel <= .debug ? logger : nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let request):
+            isDroppingRequestParts = false
+            guard let key = PublicAnswerKey(request) else {
+                awaitingAnswers.append(nil)
+                break
+            }
+            if awaitingAnswers.isEmpty {
+                let (answer, generation) = cache.publicAnswer(for: key)
+                if let answer {
+                    isDroppingRequestParts = true
+                    send(answer, for: key, to: request, context: context)
+                    return
+                }
+                awaitingAnswers.append(Recording(key: key, generation: generation))
+            } else {
+                awaitingAnswers.append(Recording(key: key, generation: cache.generation))
+            }
+        case .body, .end:
+            if isDroppingRequestParts { return }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        record(unwrapOutboundIn(data))
+        context.write(data, promise: promise)
+    }
+
+    /// Follows the application's answer to the oldest request it is answering.
+    private func record(_ part: HTTPResponsePart) {
+        switch part {
+        case .head(let head) where head.status.kind == .informational:
+            return
+        case .head(let head):
+            guard !awaitingAnswers.isEmpty else { return }
+            awaitingAnswers[awaitingAnswers.startIndex]?.head = head
+        case .body(let chunk):
+            guard !awaitingAnswers.isEmpty, var recording = awaitingAnswers[awaitingAnswers.startIndex], !recording.isAbandoned else {
+                return
+            }
+            awaitingAnswers[awaitingAnswers.startIndex] = nil  // keeps `recording`'s buffer unique while it grows
+            if recording.body == nil {
+                recording.body = chunk
+            } else {
+                recording.body!.writeImmutableBuffer(chunk)
+            }
+            recording.isAbandoned = recording.body!.readableBytes > PublicAnswer.maxBodySize
+            awaitingAnswers[awaitingAnswers.startIndex] = recording
+        case .end:
+            guard let finished = awaitingAnswers.popFirst() else { return }
+            guard let recording = finished, !recording.isAbandoned, let head = recording.head,
+                let answer = PublicAnswer(head: head, body: recording.body ?? ByteBuffer())
+            else { return }
+            cache.storePublicAnswer(answer, for: recording.key, ifStillAt: recording.generation)
+        }
+    }
+
+    private func send(_ answer: PublicAnswer, for key: PublicAnswerKey, to request: HTTPRequest, context: ChannelHandlerContext) {
+        var head = answer.head
+        let id = RequestIdentifiers.proxied(request.headerFields[.requestID]) ?? requestIDs.next()
+        head.headerFields[.requestID] = id
+        head.headerFields[.date] = dates.now()
+        debugLogger?.debug("GET \(key.target.prefix { $0 != "?" }) \(head.status.code)", metadata: ["hb.request.id": "\(id)", "answered": "early"])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if answer.body.readableBytes > 0 {
+            context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import Testing
+@testable import IntranetServer
+
+@Suite("Which requests and answers may be public answers")
+struct PublicAnswerRuleTests {
+    static func request(_ fields: HTTPFields = [:], target: String = "/announcements", method: HTTPRequest.Method = .get) -> HTTPRequest {
+        HTTPRequest(method: method, scheme: nil, authority: "x", path: target, headerFields: fields)
+    }
+
+    static func answer(status: HTTPResponse.Status = .ok, _ fields: HTTPFields) -> HTTPResponse {
+        HTTPResponse(status: status, headerFields: fields)
+    }
+
+    @Test("a plain signed-out GET has a key made of its target, Accept and Accept-Version")
+    func keyOfAPlainRead() throws {
+        let plain = try #require(PublicAnswerKey(Self.request([.accept: "application/json;v=1.0", .userAgent: "curl"], target: "/announcements?max=2")))
+        let twoAccepts = try #require(PublicAnswerKey(Self.request(HTTPFields([
+            HTTPField(name: .accept, value: "text/html"), HTTPField(name: .accept, value: "application/json"),
+        ]), target: "/announcements?max=2")))
+
+        #expect(plain.target == "/announcements?max=2")
+        #expect(plain.accept == "application/json;v=1.0")
+        #expect(plain.acceptVersion == nil)
+        #expect(twoAccepts.accept == "text/html,application/json")
+        #expect(PublicAnswerKey(Self.request([.acceptVersion: "1.0"])) != PublicAnswerKey(Self.request([.acceptVersion: "2.0"])))
+        #expect(PublicAnswerKey(Self.request([.accept: ""])) != PublicAnswerKey(Self.request()))
+        #expect(PublicAnswerKey(Self.request([.connection: "keep-alive"])) == PublicAnswerKey(Self.request()))
+    }
+
+    @Test("requests that are signed in, conditional, partial, carry a body or cache directives, or close the connection have no key",
+          arguments: [
+            [.authorization: "Bearer t"], [.cookie: "a=b"], [.ifNoneMatch: "\"x\""], [.ifMatch: "*"],
+            [.ifModifiedSince: "Sun, 22 Nov 2026 03:42:11 GMT"], [.ifUnmodifiedSince: "Sun, 22 Nov 2026 03:42:11 GMT"],
+            [.ifRange: "\"x\""], [.range: "bytes=0-9"], [.cacheControl: "no-cache"], [HTTPField.Name("Pragma")!: "no-cache"],
+            [.transferEncoding: "chunked"], [.contentLength: "3"], [.expect: "100-continue"], [.connection: "Close"],
+            [.acceptVersion: String(repeating: "9", count: 513)],
+          ] as [HTTPFields])
+    func noKey(fields: HTTPFields) {
+        #expect(PublicAnswerKey(Self.request(fields)) == nil)
+        #expect(PublicAnswerKey(Self.request([.contentLength: "0"])) != nil)
+    }
+
+    @Test("only GET has a key, and only for targets up to 2,048 bytes")
+    func methodsAndTargets() {
+        for method in [HTTPRequest.Method.head, .post, .put, .patch, .delete, .options] {
+            #expect(PublicAnswerKey(Self.request(method: method)) == nil)
+        }
+        #expect(PublicAnswerKey(Self.request(target: "/announcements?q=" + String(repeating: "a", count: 2_048 - 17))) != nil)
+        #expect(PublicAnswerKey(Self.request(target: "/announcements?q=" + String(repeating: "a", count: 2_048 - 16))) == nil)
+    }
+
+    @Test("a public 200 varying on Accept and Accept-Version is kept without its Date and X-Request-Id")
+    func keptAnswer() throws {
+        let head = Self.answer([
+            .contentType: "application/json", .eTag: "\"2.1.v2\"", .vary: "Accept, Accept-Version", .cacheControl: "public, no-cache",
+            .contentLength: "2", .requestID: "abc", .date: "Sun, 22 Nov 2026 03:42:11 GMT",
+        ])
+        let answer = try #require(PublicAnswer(head: head, body: ByteBuffer(string: "{}")))
+
+        #expect(answer.head.headerFields.map(\.name.canonicalName) == ["content-type", "etag", "vary", "cache-control", "content-length"])
+        #expect(String(buffer: answer.body) == "{}")
+        #expect(PublicAnswer(head: Self.answer([.cacheControl: "no-cache, PUBLIC"]), body: ByteBuffer()) != nil)
+    }
+
+    @Test("answers that are not 200, not marked public, personal, varying on other headers, setting cookies or over 1 MiB are not kept",
+          arguments: [
+            (.notModified, [.cacheControl: "public, no-cache"], 0),
+            (.notFound, [.cacheControl: "public"], 0),
+            (.ok, [:], 0),
+            (.ok, [.cacheControl: "no-cache"], 0),
+            (.ok, [.cacheControl: "private, no-cache"], 0),
+            (.ok, [.cacheControl: "public, no-store"], 0),
+            (.ok, [.cacheControl: "public, private"], 0),
+            (.ok, [.cacheControl: "public", .vary: "Accept, Authorization"], 0),
+            (.ok, [.cacheControl: "public", .vary: "*"], 0),
+            (.ok, [.cacheControl: "public", .setCookie: "a=b"], 0),
+            (.ok, [.cacheControl: "public"], PublicAnswer.maxBodySize + 1),
+          ] as [(HTTPResponse.Status, HTTPFields, Int)])
+    func notKept(status: HTTPResponse.Status, fields: HTTPFields, bodySize: Int) {
+        let body = ByteBuffer(repeating: UInt8(ascii: "a"), count: bodySize)
+        #expect(PublicAnswer(head: Self.answer(status: status, fields), body: body) == nil)
+    }
+
+    @Test("Date values are RFC 9110 IMF-fixdates in UTC", arguments: [
+        Int64(0), 784_111_777, 951_782_400, 1_709_210_096, 1_795_318_931, 4_107_542_399, -1,
+    ])
+    func httpDate(seconds: Int64) {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let expected = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+
+        #expect(HTTPDateClock.format(secondsSince1970: seconds) == expected)
+        #expect(HTTPDateClock.format(secondsSince1970: 784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+    }
+
+    @Test("request ids are 32 hex digits, unique per connection and across connections")
+    func requestIDs() {
+        var first = RequestIdentifiers()
+        var second = RequestIdentifiers()
+        let ids = (0..<1_000).map { _ in first.next() } + (0..<1_000).map { _ in second.next() }
+
+        #expect(Set(ids).count == 2_000)
+        #expect(ids.allSatisfy { $0.utf8.count == 32 && $0.allSatisfy(\.isHexDigit) })
+        #expect(RequestIdentifiers.proxied("lb-1_a") == "lb-1_a")
+        #expect(RequestIdentifiers.proxied(String(repeating: "a", count: 65)) == nil)
+        #expect(RequestIdentifiers.proxied("a b") == nil)
+        #expect(RequestIdentifiers.proxied("") == nil)
+    }
+}
+
+@Suite("The response cache's limits and history")
+struct ResponseCacheTests {
+    static let key = PublicAnswerKey(PublicAnswerRuleTests.request())!
+
+    static func answer(bytes: Int) -> PublicAnswer {
+        PublicAnswer(head: HTTPResponse(status: .ok, headerFields: [.cacheControl: "public"]), body: ByteBuffer(repeating: 0, count: bytes))!
+    }
+
+    static func entry(bytes: Int) -> CachedResponse {
+        CachedResponse(body: ByteBuffer(repeating: 0, count: bytes), etag: "\"e\"", headers: [:])
+    }
+
+    @Test("a public answer read before a write is not kept after it")
+    func staleAnswerRefused() {
+        let cache = ResponseCache()
+        let (_, before) = cache.publicAnswer(for: Self.key)
+        cache.invalidate()
+        cache.storePublicAnswer(Self.answer(bytes: 10), for: Self.key, ifStillAt: before)
+
+        #expect(cache.publicAnswer(for: Self.key).answer == nil)
+        cache.storePublicAnswer(Self.answer(bytes: 10), for: Self.key, ifStillAt: cache.generation)
+        #expect(cache.publicAnswer(for: Self.key).answer != nil)
+        #expect(cache.publicAnswerHits == 1)
+    }
+
+    @Test("a write drops public answers with the routes' entries")
+    func invalidateDropsBoth() {
+        let cache = ResponseCache()
+        cache.store(Self.entry(bytes: 5), for: "list", ifStillAt: cache.generation)
+        cache.storePublicAnswer(Self.answer(bytes: 5), for: Self.key, ifStillAt: cache.generation)
+        #expect(cache.count == 2)
+
+        cache.invalidate()
+        #expect(cache.count == 0)
+        #expect(cache.publicAnswer(for: Self.key).answer == nil)
+    }
+
+    @Test("the cache holds at most its capacity in entries and its budget in body bytes, and never an entry over the budget")
+    func bounded() {
+        let cache = ResponseCache(capacity: 3, byteBudget: 100)
+        for index in 0..<3 { cache.store(Self.entry(bytes: 10), for: "k\(index)", ifStillAt: cache.generation) }
+        #expect(cache.count == 3)
+        cache.storePublicAnswer(Self.answer(bytes: 10), for: Self.key, ifStillAt: cache.generation)
+        #expect(cache.count == 1)
+
+        cache.store(Self.entry(bytes: 60), for: "big", ifStillAt: cache.generation)
+        #expect(cache.count == 2)
+        cache.store(Self.entry(bytes: 40), for: "bigger", ifStillAt: cache.generation)
+        #expect(cache.count == 1)
+
+        cache.store(Self.entry(bytes: 101), for: "huge", ifStillAt: cache.generation)
+        cache.storePublicAnswer(Self.answer(bytes: 101), for: Self.key, ifStillAt: cache.generation)
+        #expect(cache.lookup("huge").entry == nil)
+        #expect(cache.publicAnswer(for: Self.key).answer == nil)
+        #expect(cache.lookup("bigger").entry != nil)
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+@testable import IntranetServer
+
+/// Signed-out reads answered on the event loop (`PublicAnswerHandler`): they must be the very
+/// answers the application gives, never stale, never someone else's, and in request order.
+@Suite("Public answers on a real socket")
+struct PublicAnswerTests {
+    /// The headers that belong to one exchange and differ between two identical requests.
+    static let perExchange: Set<String> = ["date", "x-request-id"]
+
+    static func comparable(_ response: TestResponse) -> [String] {
+        response.headers.filter { !perExchange.contains($0.name.canonicalName) }.map { "\($0.name): \($0.value)" }
+    }
+
+    @Test(
+        "a repeated signed-out read gets the application's status, headers and body again, with its own request id",
+        arguments: [
+            ("/announcements", [:]),
+            ("/announcements", ["Accept-Version": "1.0"]),
+            ("/announcements?max=2&offset=2", [:]),
+            ("/announcements?page=2&per_page=4&sort=title&order=desc", ["Accept": "application/json;v=1.0"]),
+            ("/announcements/2", [:]),
+            ("/announcements/2", ["Accept-Version": "1.0"]),
+            ("/announcements/2.json", ["Accept-Version": "2.0"]),
+        ] as [(String, [String: String])]
+    )
+    func repeatedRead(target: String, fields: [String: String]) async throws {
+        let headers = HTTPFields(fields.map { HTTPField(name: HTTPField.Name($0.key)!, value: $0.value) })
+        try await withTestServer(mode: .live) { server, client in
+            let first = try await client.send(.get, target, headers: headers)
+            let hitsBefore = server.cache.publicAnswerHits
+            let second = try await client.send(.get, target, headers: headers)
+            let third = try await client.send(.get, target, headers: headers)
+
+            #expect(first.status == .ok)
+            #expect(server.cache.publicAnswerHits == hitsBefore + 2)
+            #expect(Self.comparable(second) == Self.comparable(first))
+            #expect(second.body == first.body)
+            #expect(second.headers[.cacheControl] == "public, no-cache")
+            let ids = [first, second, third].compactMap { $0.headers[.requestID] }
+            #expect(Set(ids).count == 3)
+            #expect(ids.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
+            #expect(second.headers[.date].map { $0.hasSuffix(" GMT") && $0.count == 29 } == true)
+        }
+    }
+
+    @Test("a write is seen by the next signed-out read at once, through the list and the detail")
+    func writeIsSeenAtOnce() async throws {
+        try await withTestServer(mode: .live) { server, client in
+            for _ in 1...2 {
+                _ = try await client.send(.get, "/announcements/2")
+                _ = try await client.send(.get, "/announcements", version: "1.0")
+            }
+            let hits = server.cache.publicAnswerHits
+
+            let patched = try await client.send(.patch, "/announcements/2", headers: [.contentType: "application/merge-patch+json"], json: #"{"title":"Moved to Friday"}"#)
+            let detail = try await client.send(.get, "/announcements/2")
+            let list = try await client.send(.get, "/announcements", version: "1.0")
+            let deleted = try await client.send(.delete, "/announcements/2")
+            let gone = try await client.send(.get, "/announcements/2")
+            let goneAgain = try await client.send(.get, "/announcements/2")
+
+            #expect(hits >= 2)
+            #expect(patched.status == .ok)
+            #expect(try detail.object()["title"] as? String == "Moved to Friday")
+            #expect(try list.objects().first { $0["id"] as? Int == 2 }?["title"] as? String == "Moved to Friday")
+            #expect(deleted.status == .noContent)
+            #expect(gone.status == .notFound)
+            #expect(goneAgain.status == .notFound)
+        }
+    }
+
+    @Test("a signed-in caller's answers are neither kept nor given out, and signed-out callers never see restricted announcements")
+    func signedInAnswersStayPrivate() async throws {
+        try await withTestServer(mode: .live) { server, client in
+            let restricted = try await client.send(.post, "/announcements", json: #"{"title":"For the reader","readers":[3]}"#)
+            let id = try #require(try restricted.object()["id"] as? Int)
+            _ = try await client.send(.get, "/announcements")
+            let hits = server.cache.publicAnswerHits
+
+            let asReader = try await client.send(.get, "/announcements", as: .user(.reader))
+            let asReaderAgain = try await client.send(.get, "/announcements/\(id)", as: .user(.reader))
+            let asReaderOnceMore = try await client.send(.get, "/announcements/\(id)", as: .user(.reader))
+            let signedOut = try await client.send(.get, "/announcements")
+            let signedOutDetail = try await client.send(.get, "/announcements/\(id)")
+
+            #expect(try asReader.objects().contains { $0["id"] as? Int == id })
+            #expect(asReader.headers[.cacheControl] == "private, no-cache")
+            #expect(asReaderAgain.status == .ok)
+            #expect(asReaderOnceMore.status == .ok)
+            #expect(try !signedOut.objects().contains { $0["id"] as? Int == id })
+            #expect(signedOut.headers[.total] == "6")
+            #expect(signedOutDetail.status == .notFound)
+            // Only the repeated signed-out list came from the public answers.
+            #expect(server.cache.publicAnswerHits == hits + 1)
+        }
+    }
+
+    @Test("conditional, HEAD and failing requests get the application's own answers")
+    func otherRequestsGoToTheApplication() async throws {
+        try await withTestServer(mode: .live) { server, client in
+            let first = try await client.send(.get, "/announcements/2")
+            let etag = try #require(first.headers[.eTag])
+            let hits = server.cache.publicAnswerHits
+
+            let notModified = try await client.send(.get, "/announcements/2", headers: [.ifNoneMatch: etag])
+            let head = try await client.send(.head, "/announcements/2")
+            let badQuery = try await client.send(.get, "/announcements?max=abc")
+            let badQueryAgain = try await client.send(.get, "/announcements?max=abc")
+            let badVersion = try await client.send(.get, "/announcements/2", version: "3.0")
+            let badVersionAgain = try await client.send(.get, "/announcements/2", version: "3.0")
+            let badToken = try await client.send(.get, "/announcements/2", headers: [.authorization: "Bearer nonsense"])
+
+            #expect(notModified.status == .notModified)
+            #expect(notModified.headers[.cacheControl] == "public, no-cache")
+            #expect(head.status == .ok)
+            #expect(head.headers[.eTag] == etag)
+            #expect(badQuery.status == .badRequest && badQueryAgain.status == .badRequest)
+            #expect(badVersion.status == .notAcceptable && badVersionAgain.status == .notAcceptable)
+            #expect(badToken.status == .unauthorized)
+            #expect(server.cache.publicAnswerHits == hits)
+        }
+    }
+
+    @Test("a proxy's plain request id is echoed by an early answer too")
+    func proxiedRequestID() async throws {
+        try await withTestServer(mode: .live) { server, client in
+            _ = try await client.send(.get, "/announcements/2")
+            let hits = server.cache.publicAnswerHits
+            let proxied = try await client.send(.get, "/announcements/2", headers: [.requestID: "lb-7f3a_22"])
+            let unplain = try await client.send(.get, "/announcements/2", headers: [.requestID: "has spaces"])
+
+            #expect(server.cache.publicAnswerHits == hits + 2)
+            #expect(proxied.headers[.requestID] == "lb-7f3a_22")
+            #expect(unplain.headers[.requestID].map { $0.count == 32 } == true)
+        }
+    }
+
+    @Test("pipelined requests are answered in order, whichever of them the application answers")
+    func pipelinedRequestsKeepTheirOrder() async throws {
+        try await withTestServer(mode: .live) { server, client in
+            let port = try #require(client.port)
+            _ = try await client.send(.get, "/announcements/2")
+            _ = try await client.send(.get, "/announcements/2", version: "1.0")
+            let hits = server.cache.publicAnswerHits
+            let write = #"{"title":"Pipelined write"}"#
+
+            let answers = try await RawHTTP.exchange(port: port, requests: [
+                "GET /announcements/2 HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET /announcements/3 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestUser.editor.token)\r\n\r\n",
+                "GET /announcements/2 HTTP/1.1\r\nHost: x\r\nAccept-Version: 1.0\r\n\r\n",
+                "POST /announcements HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestUser.editor.token)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: \(write.utf8.count)\r\n\r\n\(write)",
+                "GET /announcements?max=100 HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET /announcements/2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            ])
+
+            #expect(answers.map(\.statusLine) == [
+                "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 201 Created", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK",
+            ])
+            #expect(answers.map { $0.header("API-Version") } == ["2.0", "2.0", "1.0", "2.0", "2.0", "2.0"])
+            #expect(answers.count == 6)
+            guard answers.count == 6 else { return }
+            #expect(answers[0].body.contains(#""id":2"#))
+            #expect(answers[1].body.contains(#""id":3"#))
+            #expect(answers[2].body.contains(#""id":2"#) && !answers[2].body.contains("createdAt"))
+            // The list read behind the write sees the write.
+            #expect(answers[4].body.contains("Pipelined write"))
+            #expect(answers[4].header("X-Total") == "7")
+            // Only the first request had nothing before it to wait for.
+            #expect(server.cache.publicAnswerHits == hits + 1)
+        }
+    }
+
+    @Test("with signing required, a signed read is never kept for an unsigned one")
+    func signingRequired() async throws {
+        try await withTestServer(mode: .live, configure: { $0.requiresSignature = true }) { server, client in
+            let app = try await SigningAppRegistry(database: server.database.database).register(name: "Kiosk")
+            let first = try await client.send(.get, "/announcements/2", headers: signed(app, "GET", "/announcements/2"))
+            let second = try await client.send(.get, "/announcements/2", headers: signed(app, "GET", "/announcements/2", at: Date(timeIntervalSinceNow: -1)))
+            let unsigned = try await client.send(.get, "/announcements/2")
+
+            #expect(first.status == .ok && second.status == .ok)
+            #expect(unsigned.status == .unauthorized)
+            #expect(server.cache.publicAnswerHits == 0)
+        }
+    }
+
+    @Test("with instances sharing PostgreSQL, every read goes to the application, which checks the shared revision",
+          .enabled(if: TestStorage.postgresURL != nil))
+    func sharedDatabase() async throws {
+        try await withTestServer(.postgres, mode: .live) { server, client in
+            let first = try await client.send(.get, "/announcements/2")
+            let second = try await client.send(.get, "/announcements/2")
+
+            #expect(first.status == .ok && second.status == .ok)
+            #expect(second.body == first.body)
+            #expect(server.cache.publicAnswerHits == 0)
+        }
+    }
+}
