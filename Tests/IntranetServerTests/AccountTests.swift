@@ -61,15 +61,18 @@ struct AccountTests {
         }
     }
 
-    @Test("an expired token is refused")
-    func expired() async throws {
-        try await withTestServer { server, client in
+    @Test("a token works until it expires, and not a second after", arguments: TestStorage.all)
+    func expired(storage: TestStorage) async throws {
+        try await withTestServer(storage) { server, client in
             let sql = try #require(server.database.database as? any SQLDatabase)
+            try await sql.raw("UPDATE sessions SET expires_at = \(bind: Date(timeIntervalSinceNow: 60))").run()
+            let beforeExpiry = try await client.send(.get, "/users/me", as: .user(.reader))
             try await sql.raw("UPDATE sessions SET expires_at = \(bind: Date(timeIntervalSinceNow: -1))").run()
+            let afterExpiry = try await client.send(.get, "/users/me", as: .user(.reader))
 
-            let response = try await client.send(.get, "/users/me", as: .reader)
-
-            #expect(response.status == .unauthorized)
+            #expect(beforeExpiry.status == .ok)
+            #expect(try beforeExpiry.object()["username"] as? String == "reader")
+            #expect(afterExpiry.status == .unauthorized)
         }
     }
 
