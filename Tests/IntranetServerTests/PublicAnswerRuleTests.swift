@@ -170,3 +170,23 @@ struct ResponseCacheTests {
         #expect(cache.lookup("bigger").entry != nil)
     }
 }
+
+extension ResponseCacheTests {
+    @Test("storing an entry again replaces it without counting it twice or starting over")
+    func replacing() {
+        let cache = ResponseCache(capacity: 2, byteBudget: 100)
+        cache.store(Self.entry(bytes: 40), for: "a", ifStillAt: cache.generation)
+        cache.storePublicAnswer(Self.answer(bytes: 40), for: Self.key, ifStillAt: cache.generation)
+        for _ in 0..<10 {
+            cache.store(Self.entry(bytes: 40), for: "a", ifStillAt: cache.generation)
+            cache.storePublicAnswer(Self.answer(bytes: 40), for: Self.key, ifStillAt: cache.generation)
+        }
+
+        #expect(cache.count == 2)
+        #expect(cache.lookup("a").entry != nil)
+        cache.store(Self.entry(bytes: 60), for: "a", ifStillAt: cache.generation)
+        #expect(cache.count == 2)
+        cache.store(Self.entry(bytes: 61), for: "a", ifStillAt: cache.generation)
+        #expect(cache.count == 1)
+    }
+}

@@ -36,9 +36,11 @@ final class ResponseCache: Sendable {
             bodyBytes = 0
         }
 
-        /// Makes room for one more entry of `size` body bytes, starting over when full.
-        mutating func makeRoom(forEntryOf size: Int, capacity: Int, byteBudget: Int) {
-            if entries.count + publicAnswers.count >= capacity || bodyBytes + size > byteBudget {
+        /// Makes room for an entry of `size` body bytes that replaces one of `replacedSize` bytes
+        /// (`nil`: a new entry), starting over when full.
+        mutating func makeRoom(forEntryOf size: Int, replacing replacedSize: Int?, capacity: Int, byteBudget: Int) {
+            bodyBytes -= replacedSize ?? 0
+            if (replacedSize == nil && entries.count + publicAnswers.count >= capacity) || bodyBytes + size > byteBudget {
                 removeAll()
             }
             bodyBytes += size
@@ -69,7 +71,8 @@ final class ResponseCache: Sendable {
     func store(_ entry: CachedResponse, for key: String, ifStillAt generation: Generation) {
         state.withLockedValue { state in
             guard state.generation == generation.value, entry.body.readableBytes <= byteBudget else { return }
-            state.makeRoom(forEntryOf: entry.body.readableBytes, capacity: capacity, byteBudget: byteBudget)
+            state.makeRoom(
+                forEntryOf: entry.body.readableBytes, replacing: state.entries[key]?.body.readableBytes, capacity: capacity, byteBudget: byteBudget)
             state.entries[key] = entry
         }
     }
@@ -92,7 +95,9 @@ final class ResponseCache: Sendable {
     func storePublicAnswer(_ answer: PublicAnswer, for key: PublicAnswerKey, ifStillAt generation: Generation) {
         state.withLockedValue { state in
             guard state.generation == generation.value, answer.body.readableBytes <= byteBudget else { return }
-            state.makeRoom(forEntryOf: answer.body.readableBytes, capacity: capacity, byteBudget: byteBudget)
+            state.makeRoom(
+                forEntryOf: answer.body.readableBytes, replacing: state.publicAnswers[key]?.body.readableBytes, capacity: capacity,
+                byteBudget: byteBudget)
             state.publicAnswers[key] = answer
         }
     }

@@ -35,7 +35,8 @@ struct HTTPDateClock {
 }
 
 /// `X-Request-Id` values for the answers one connection gives without the application: a random
-/// 64-bit prefix per connection and a counter, 32 hex digits like the application's own.
+/// 64-bit prefix per connection and a counter, in 32 hex digits (the application's own are hex
+/// too).
 struct RequestIdentifiers {
     /// The id a proxy sent in `X-Request-Id`, when it is short (1–64 bytes) and plain (ASCII
     /// letters, digits, `-`, `_`); such an id is used instead of a new one.

@@ -5,6 +5,12 @@ import NIOCore
 /// What selects a public answer: the request target as sent and the request headers the
 /// answers vary on (`Vary: Accept, Accept-Version`).
 ///
+/// Keeping answers by this key is right only while every request header that can change a
+/// signed-out answer is either part of the key or keeps a request from having one, and answers
+/// name in `Vary` each header they depend on. A route or middleware that starts reading another
+/// request header must add it to `Vary` (answers varying on unknown headers are not kept), or
+/// here.
+///
 /// Only a request that could not change its answer by anything else has a key: a signed-out
 /// `GET` without a body, conditions, ranges, cookies, cache directives or `Connection: close`.
 struct PublicAnswerKey: Hashable, Sendable {
@@ -25,6 +31,12 @@ struct PublicAnswerKey: Hashable, Sendable {
     let accept: String?
     let acceptVersion: String?
 
+    /// Whether a request asks to close the connection after its answer, which the application
+    /// then does.
+    static func asksToClose(_ request: HTTPRequest) -> Bool {
+        request.headerFields[values: .connection].contains { $0.lowercased().contains("close") }
+    }
+
     init?(_ request: HTTPRequest) {
         guard request.method == .get, let target = request.path, target.utf8.count <= Self.maxTargetLength else { return nil }
         let fields = request.headerFields
@@ -32,8 +44,7 @@ struct PublicAnswerKey: Hashable, Sendable {
             return nil
         }
         if let length = fields[.contentLength], length != "0" { return nil }
-        // The application closes the connection after answering `Connection: close`.
-        if fields[values: .connection].contains(where: { $0.lowercased().contains("close") }) { return nil }
+        if Self.asksToClose(request) { return nil }
         let accept = fields[.accept] == nil ? nil : fields[values: .accept].joined(separator: ",")
         let acceptVersion = fields[.acceptVersion]
         guard (accept?.utf8.count ?? 0) <= Self.maxHeaderLength, (acceptVersion?.utf8.count ?? 0) <= Self.maxHeaderLength else {
@@ -58,15 +69,20 @@ struct PublicAnswer: Sendable {
     /// `200` marked `Cache-Control: public`, without `private` or `no-store`, varying on no
     /// request header beyond ``PublicAnswerKey/selectingHeaders``, setting no cookie.
     init?(head: HTTPResponse, body: ByteBuffer) {
-        guard head.status == .ok, body.readableBytes <= Self.maxBodySize, head.headerFields[.setCookie] == nil else { return nil }
-        let directives = Set(Self.tokens(head.headerFields[values: .cacheControl]).map { $0.split(separator: "=").first.map(String.init) ?? "" })
-        guard directives.contains("public"), !directives.contains("private"), !directives.contains("no-store") else { return nil }
-        guard Self.tokens(head.headerFields[values: .vary]).allSatisfy(PublicAnswerKey.selectingHeaders.contains) else { return nil }
+        guard Self.mayKeep(head), body.readableBytes <= Self.maxBodySize else { return nil }
         var head = head
         head.headerFields[.date] = nil
         head.headerFields[.requestID] = nil
         self.head = head
         self.body = body
+    }
+
+    /// Whether an answer with this head may be kept, whatever its body.
+    static func mayKeep(_ head: HTTPResponse) -> Bool {
+        guard head.status == .ok, head.headerFields[.setCookie] == nil else { return false }
+        let directives = Set(tokens(head.headerFields[values: .cacheControl]).map { $0.split(separator: "=").first.map(String.init) ?? "" })
+        guard directives.contains("public"), !directives.contains("private"), !directives.contains("no-store") else { return false }
+        return tokens(head.headerFields[values: .vary]).allSatisfy(PublicAnswerKey.selectingHeaders.contains)
     }
 
     /// The comma-separated, lower-cased tokens of a header's values.

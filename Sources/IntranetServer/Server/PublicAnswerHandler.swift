@@ -15,7 +15,14 @@ import NIOHTTPTypes
 /// so an answer read before a write is never kept after it.
 ///
 /// Answers leave in request order: a request is answered here only when no earlier request of
-/// the connection is still being answered by the application.
+/// the connection is still being answered by the application. Backpressure holds: a request is
+/// answered here only while the socket takes writes; otherwise it goes to the application, whose
+/// writer waits and stops reading. After a request asking to close the connection, nothing more
+/// is answered here.
+///
+/// The application's middleware never sees the requests answered here, nor does Hummingbird's
+/// connection handler: with an idle timeout configured, a connection busy only with early
+/// answers would count as idle.
 ///
 /// Install it only where a signed-out read needs nothing but its target and headers: not when
 /// requests must be signed, and not when other instances share the database (the application
@@ -32,7 +39,6 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let generation: ResponseCache.Generation
         var head: HTTPResponse?
         var body: ByteBuffer?
-        var isAbandoned = false
     }
 
     private let cache: ResponseCache
@@ -43,6 +49,9 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var awaitingAnswers = CircularBuffer<Recording?>()
     /// The rest of a request answered here (its `.end`) is not passed on.
     private var isDroppingRequestParts = false
+    /// A request passed on asked to close the connection: the application closes it after that
+    /// answer, so no later request may be answered here.
+    private var isClosing = false
     private var dates = HTTPDateClock()
     private var requestIDs = RequestIdentifiers()
 
@@ -55,11 +64,12 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let request):
             isDroppingRequestParts = false
+            isClosing = isClosing || PublicAnswerKey.asksToClose(request)
             guard let key = PublicAnswerKey(request) else {
                 awaitingAnswers.append(nil)
                 break
             }
-            if awaitingAnswers.isEmpty {
+            if awaitingAnswers.isEmpty, !isClosing, context.channel.isWritable {
                 let (answer, generation) = cache.publicAnswer(for: key)
                 if let answer {
                     isDroppingRequestParts = true
@@ -81,29 +91,33 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    /// Follows the application's answer to the oldest request it is answering.
+    /// Follows the application's answer to the oldest request it is answering. An answer that
+    /// cannot be kept is let go at its head, or as soon as its body grows too large.
     private func record(_ part: HTTPResponsePart) {
+        guard !awaitingAnswers.isEmpty else { return }
+        let oldest = awaitingAnswers.startIndex
         switch part {
         case .head(let head) where head.status.kind == .informational:
             return
         case .head(let head):
-            guard !awaitingAnswers.isEmpty else { return }
-            awaitingAnswers[awaitingAnswers.startIndex]?.head = head
-        case .body(let chunk):
-            guard !awaitingAnswers.isEmpty, var recording = awaitingAnswers[awaitingAnswers.startIndex], !recording.isAbandoned else {
-                return
+            if awaitingAnswers[oldest] != nil, PublicAnswer.mayKeep(head) {
+                awaitingAnswers[oldest]?.head = head
+            } else {
+                awaitingAnswers[oldest] = nil
             }
-            awaitingAnswers[awaitingAnswers.startIndex] = nil  // keeps `recording`'s buffer unique while it grows
+        case .body(let chunk):
+            guard var recording = awaitingAnswers[oldest] else { return }
+            awaitingAnswers[oldest] = nil  // keeps `recording`'s buffer unique while it grows
             if recording.body == nil {
                 recording.body = chunk
             } else {
                 recording.body!.writeImmutableBuffer(chunk)
             }
-            recording.isAbandoned = recording.body!.readableBytes > PublicAnswer.maxBodySize
-            awaitingAnswers[awaitingAnswers.startIndex] = recording
+            if recording.body!.readableBytes <= PublicAnswer.maxBodySize {
+                awaitingAnswers[oldest] = recording
+            }
         case .end:
-            guard let finished = awaitingAnswers.popFirst() else { return }
-            guard let recording = finished, !recording.isAbandoned, let head = recording.head,
+            guard let recording = awaitingAnswers.removeFirst(), let head = recording.head,
                 let answer = PublicAnswer(head: head, body: recording.body ?? ByteBuffer())
             else { return }
             cache.storePublicAnswer(answer, for: recording.key, ifStillAt: recording.generation)

@@ -2,9 +2,9 @@ import Foundation
 import NIOCore
 import NIOPosix
 
-/// Writes raw bytes to a server and reads every answer until the server closes the connection:
-/// for pipelined requests, which no HTTP client library sends. The last request should carry
-/// `Connection: close`.
+/// Writes raw bytes to a server and reads every answer until the server closes the connection
+/// (or 10 s pass): for pipelined requests, which no HTTP client library sends. The last request
+/// should carry `Connection: close`.
 enum RawHTTP {
     /// One answer as it came off the socket.
     struct Answer {
@@ -25,8 +25,12 @@ enum RawHTTP {
             }
             .connect(host: "localhost", port: port)
             .get()
+        // A server that never closes must fail the test, not hang it: after the deadline the
+        // connection is closed and whatever arrived is returned.
+        let deadline = channel.eventLoop.scheduleTask(in: .seconds(10)) { channel.close(promise: nil) }
         try await channel.writeAndFlush(ByteBuffer(string: requests.joined())).get()
         let bytes = try await collector.received.futureResult.get()
+        deadline.cancel()
         return try parse(bytes)
     }
 
