@@ -36,7 +36,9 @@ func makeServer(
         throw StartupError(storage: configuration.storage, underlying: error)
     }
     let repository = FluentAnnouncementRepository(database: database.database)
-    let accounts = FluentAccountRepository(database: database.database)
+    let storedAccounts = FluentAccountRepository(database: database.database)
+    // Another instance's logout must count at once, so shared databases are asked every time.
+    let accounts: any AccountRepository = database.isShared ? storedAccounts : SessionRememberingAccountRepository(base: storedAccounts)
     let hasher = PasswordHasher(cost: configuration.passwordCost)
     let auth = AuthService(accounts: accounts, hasher: hasher, sessionLifetime: configuration.sessionLifetime)
     if try await accounts.countUsers() == 0 {

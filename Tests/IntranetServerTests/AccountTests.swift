@@ -65,13 +65,13 @@ struct AccountTests {
     func expired(storage: TestStorage) async throws {
         try await withTestServer(storage) { server, client in
             let sql = try #require(server.database.database as? any SQLDatabase)
-            try await sql.raw("UPDATE sessions SET expires_at = \(bind: Date(timeIntervalSinceNow: 60))").run()
-            let beforeExpiry = try await client.send(.get, "/users/me", as: .user(.reader))
-            try await sql.raw("UPDATE sessions SET expires_at = \(bind: Date(timeIntervalSinceNow: -1))").run()
+            try await sql.raw("UPDATE sessions SET expires_at = \(bind: Date(timeIntervalSinceNow: 60)) WHERE user_id = \(bind: TestUser.otherReader.id)").run()
+            try await sql.raw("UPDATE sessions SET expires_at = \(bind: Date(timeIntervalSinceNow: -1)) WHERE user_id = \(bind: TestUser.reader.id)").run()
+            let beforeExpiry = try await client.send(.get, "/users/me", as: .user(.otherReader))
             let afterExpiry = try await client.send(.get, "/users/me", as: .user(.reader))
 
             #expect(beforeExpiry.status == .ok)
-            #expect(try beforeExpiry.object()["username"] as? String == "reader")
+            #expect(try beforeExpiry.object()["username"] as? String == "otherReader")
             #expect(afterExpiry.status == .unauthorized)
         }
     }

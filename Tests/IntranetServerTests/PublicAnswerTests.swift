@@ -140,6 +140,20 @@ struct PublicAnswerTests {
         }
     }
 
+    @Test("at debug level an early answer is logged like the application's, under its request id")
+    func debugLogLine() async throws {
+        let (logger, log) = RecordingLogHandler.logger(level: .debug)
+        try await withTestServer(mode: .live, logger: logger) { server, client in
+            _ = try await client.send(.get, "/announcements/2?x=1")
+            let early = try await client.send(.get, "/announcements/2?x=1")
+            let id = try #require(early.headers[.requestID])
+
+            #expect(server.cache.publicAnswerHits == 1)
+            #expect(log.all.contains { $0.hasPrefix("debug GET /announcements/2 200 ") && $0.contains("hb.request.id=\(id)") })
+            #expect(!log.all.contains { $0.contains("x=1") })
+        }
+    }
+
     @Test("pipelined requests are answered in order, whichever of them the application answers")
     func pipelinedRequestsKeepTheirOrder() async throws {
         try await withTestServer(mode: .live) { server, client in

@@ -41,16 +41,37 @@ struct UserAdminTests {
         }
     }
 
-    @Test("a new password ends the user's sessions and the new one works")
+    @Test("a new password ends the user's sessions at once and the new one works")
     func passwordChange() async throws {
         try await withTestServer { _, client in
+            let before = try await client.send(.get, "/users/me", as: .reader)
             let changed = try await client.send(.patch, "/users/3", json: #"{"password":"a brand new one"}"#, as: .admin)
             let oldToken = try await client.send(.get, "/users/me", as: .reader)
             let login = try await client.send(.post, "/login", json: #"{"username":"reader","password":"a brand new one"}"#, as: .anonymous)
 
+            #expect(before.status == .ok)
             #expect(changed.status == .ok)
             #expect(oldToken.status == .unauthorized)
             #expect(login.status == .ok)
+        }
+    }
+
+    @Test("a new role and a deletion count from the user's very next request", arguments: TestStorage.all)
+    func roleAndDeletionAtOnce(storage: TestStorage) async throws {
+        try await withTestServer(storage) { _, client in
+            let asEditor = try await client.send(.get, "/users/me", as: .editor)
+            let demoted = try await client.send(.patch, "/users/2", json: #"{"role":"reader"}"#, as: .admin)
+            let writeAfterDemotion = try await client.send(.post, "/announcements", json: #"{"title":"Too late"}"#, as: .editor)
+            let asReader = try await client.send(.get, "/users/me", as: .otherReader)
+            let deleted = try await client.send(.delete, "/users/4", as: .admin)
+            let afterDeletion = try await client.send(.get, "/users/me", as: .otherReader)
+
+            #expect(try asEditor.object()["role"] as? String == "editor")
+            #expect(demoted.status == .ok)
+            #expect(writeAfterDemotion.status == .forbidden)
+            #expect(asReader.status == .ok)
+            #expect(deleted.status == .noContent)
+            #expect(afterDeletion.status == .unauthorized)
         }
     }
 

@@ -56,7 +56,7 @@ struct AuthService: Sendable {
     ///
     /// - Throws: ``APIError`` 401 for an unknown, revoked or expired token.
     func user(forToken token: String) async throws -> StoredUser {
-        guard let user = try await accounts.sessionUser(tokenHash: SessionToken.hash(token), now: now()) else {
+        guard let user = try await accounts.session(tokenHash: SessionToken.hash(token), now: now())?.user else {
             throw Self.unauthorized("The token is unknown, expired or revoked. Sign in again.", invalidToken: true)
         }
         return user

@@ -16,6 +16,12 @@ struct StoredUser: Sendable, Equatable {
     }
 }
 
+/// A session that has not expired, and whose it is.
+struct ActiveSession: Sendable, Equatable {
+    var user: StoredUser
+    var expiresAt: Date
+}
+
 /// Changes to an account; `nil` fields stay as they are.
 struct UserChanges: Sendable, Equatable {
     var displayName: String?
@@ -45,8 +51,8 @@ protocol AccountRepository: Sendable {
     func deleteUser(id: Int) async throws
 
     func createSession(userID: Int, tokenHash: String, expiresAt: Date) async throws
-    /// The user a session token hash belongs to, or `nil` when unknown or expired at `now`.
-    func sessionUser(tokenHash: String, now: Date) async throws -> StoredUser?
+    /// The session of a token hash with its user, or `nil` when unknown or expired at `now`.
+    func session(tokenHash: String, now: Date) async throws -> ActiveSession?
     func deleteSession(tokenHash: String) async throws
 
     /// When the failed logins for `usernameKey` since `since` happened, oldest first.

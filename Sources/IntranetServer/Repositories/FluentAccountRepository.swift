@@ -69,23 +69,24 @@ struct FluentAccountRepository: AccountRepository {
         try await SessionModel(tokenHash: tokenHash, userID: userID, expiresAt: expiresAt, createdAt: Date()).create(on: database)
     }
 
-    func sessionUser(tokenHash: String, now: Date) async throws -> StoredUser? {
+    func session(tokenHash: String, now: Date) async throws -> ActiveSession? {
         // Every signed-in request runs this, so it is one hand-written query with bound values:
         // building it with Fluent's query builder and models costs several times more CPU.
         guard let sql = database as? any SQLDatabase else { throw SQLDatabaseRequired() }
         let query: SQLQueryString = """
-            SELECT u.id, u.username, u.display_name, u.role, u.password_hash
+            SELECT u.id, u.username, u.display_name, u.role, u.password_hash, s.expires_at
             FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.token_hash = \(bind: tokenHash) AND s.expires_at > \(bind: now)
             """
         guard let row = try await sql.raw(query).first() else { return nil }
-        return StoredUser(
+        let user = StoredUser(
             id: try row.decode(column: "id", as: Int.self),
             username: try row.decode(column: "username", as: String.self),
             displayName: try row.decode(column: "display_name", as: String.self),
             role: UserRole(rawValue: try row.decode(column: "role", as: String.self)) ?? .reader,
             passwordHash: try row.decode(column: "password_hash", as: String.self)
         )
+        return ActiveSession(user: user, expiresAt: try row.decode(column: "expires_at", as: Date.self))
     }
 
     func deleteSession(tokenHash: String) async throws {

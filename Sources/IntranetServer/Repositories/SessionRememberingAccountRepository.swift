@@ -1,0 +1,116 @@
+import Foundation
+import IntranetAPI
+import NIOConcurrencyHelpers
+
+/// An ``AccountRepository`` that remembers the sessions it found for up to a second, so a
+/// signed-in client's stream of requests costs one session query a second instead of one each.
+///
+/// Correctness rules:
+/// - Every change made through it (a logout, a user changed or deleted) forgets every remembered
+///   session once the change is done, before its caller answers, so a revoked token fails at
+///   once. A lookup that began before such a change cannot remember what it read
+///   (the same generation rule as ``ResponseCache``).
+/// - A session is never used past its expiry.
+/// - Changes made around it, by another process on the same database (`intranet-server users
+///   delete` beside a running server), are seen within ``recheckInterval``. That is why the
+///   server does not use it when instances share PostgreSQL: another instance's logout must
+///   count at once.
+final class SessionRememberingAccountRepository: AccountRepository {
+    private struct Remembered {
+        var session: ActiveSession
+        var checkedAt: ContinuousClock.Instant
+    }
+
+    private struct State {
+        var generation: UInt64 = 0
+        var sessions: [String: Remembered] = [:]
+    }
+
+    let base: any AccountRepository
+    /// How long a session found in the database is trusted before it is looked up again.
+    let recheckInterval: Duration
+    /// Most sessions remembered; past this, it starts over.
+    let capacity: Int
+    private let state = NIOLockedValueBox(State())
+
+    init(base: any AccountRepository, recheckInterval: Duration = .seconds(1), capacity: Int = 10_000) {
+        self.base = base
+        self.recheckInterval = recheckInterval
+        self.capacity = capacity
+    }
+
+    func session(tokenHash: String, now: Date) async throws -> ActiveSession? {
+        let lookedUpAt = ContinuousClock.now
+        let (remembered, generation) = state.withLockedValue { ($0.sessions[tokenHash], $0.generation) }
+        if let remembered, lookedUpAt - remembered.checkedAt < recheckInterval, remembered.session.expiresAt > now {
+            return remembered.session
+        }
+        let found = try await base.session(tokenHash: tokenHash, now: now)
+        state.withLockedValue { state in
+            guard state.generation == generation else { return }
+            guard let found else {
+                state.sessions[tokenHash] = nil
+                return
+            }
+            if state.sessions[tokenHash] == nil, state.sessions.count >= capacity {
+                state.sessions.removeAll(keepingCapacity: true)
+            }
+            state.sessions[tokenHash] = Remembered(session: found, checkedAt: lookedUpAt)
+        }
+        return found
+    }
+
+    /// Forgets every remembered session; called after each change to accounts or sessions.
+    private func forgetSessions() {
+        state.withLockedValue { state in
+            state.generation &+= 1
+            state.sessions.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Runs a change, then forgets sessions, whether or not the change reported an error (it
+    /// may have committed before failing).
+    private func changing<T>(_ change: () async throws -> T) async throws -> T {
+        defer { forgetSessions() }
+        return try await change()
+    }
+
+    func updateUser(id: Int, changes: UserChanges) async throws -> StoredUser {
+        try await changing { try await base.updateUser(id: id, changes: changes) }
+    }
+
+    func deleteUser(id: Int) async throws {
+        try await changing { try await base.deleteUser(id: id) }
+    }
+
+    func deleteSession(tokenHash: String) async throws {
+        try await changing { try await base.deleteSession(tokenHash: tokenHash) }
+    }
+
+    // Reads and changes that cannot make a remembered session wrong pass straight through.
+
+    func countUsers() async throws -> Int { try await base.countUsers() }
+    func users() async throws -> [StoredUser] { try await base.users() }
+    func user(id: Int) async throws -> StoredUser? { try await base.user(id: id) }
+    func user(username: String) async throws -> StoredUser? { try await base.user(username: username) }
+
+    func createUser(username: String, displayName: String, role: UserRole, passwordHash: String) async throws -> StoredUser {
+        try await base.createUser(username: username, displayName: displayName, role: role, passwordHash: passwordHash)
+    }
+
+    func createSession(userID: Int, tokenHash: String, expiresAt: Date) async throws {
+        try await base.createSession(userID: userID, tokenHash: tokenHash, expiresAt: expiresAt)
+    }
+
+    func failures(usernameKey: String, since: Date) async throws -> [Date] {
+        try await base.failures(usernameKey: usernameKey, since: since)
+    }
+
+    func recordFailure(usernameKey: String, at date: Date) async throws {
+        try await base.recordFailure(usernameKey: usernameKey, at: date)
+    }
+
+    func clearFailures(usernameKey: String, olderThan before: Date) async throws {
+        try await base.clearFailures(usernameKey: usernameKey, olderThan: before)
+    }
+}

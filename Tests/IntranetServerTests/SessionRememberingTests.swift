@@ -1,0 +1,137 @@
+import Foundation
+import IntranetAPI
+import NIOConcurrencyHelpers
+import Testing
+@testable import IntranetServer
+
+/// Accounts in memory, counting session lookups; a hook runs in the middle of a lookup.
+final class InMemoryAccounts: AccountRepository {
+    private let sessions = NIOLockedValueBox<[String: ActiveSession]>([:])
+    private let lookupCount = NIOLockedValueBox(0)
+    let duringLookup = NIOLockedValueBox<(@Sendable () async throws -> Void)?>(nil)
+
+    static let user = StoredUser(id: 7, username: "ana", displayName: "Ana", role: .reader, passwordHash: "-")
+
+    var lookups: Int { lookupCount.withLockedValue { $0 } }
+
+    func countUsers() async throws -> Int { 1 }
+    func users() async throws -> [StoredUser] { [Self.user] }
+    func user(id: Int) async throws -> StoredUser? { id == Self.user.id ? Self.user : nil }
+    func user(username: String) async throws -> StoredUser? { username == Self.user.username ? Self.user : nil }
+    func createUser(username: String, displayName: String, role: UserRole, passwordHash: String) async throws -> StoredUser { Self.user }
+
+    func updateUser(id: Int, changes: UserChanges) async throws -> StoredUser {
+        if changes.passwordHash != nil { sessions.withLockedValue { $0.removeAll() } }
+        return Self.user
+    }
+
+    func deleteUser(id: Int) async throws {
+        sessions.withLockedValue { $0.removeAll() }
+        throw APIError(status: .conflict, detail: "deleted, then failed")
+    }
+
+    func createSession(userID: Int, tokenHash: String, expiresAt: Date) async throws {
+        sessions.withLockedValue { $0[tokenHash] = ActiveSession(user: Self.user, expiresAt: expiresAt) }
+    }
+
+    func session(tokenHash: String, now: Date) async throws -> ActiveSession? {
+        lookupCount.withLockedValue { $0 += 1 }
+        let found = sessions.withLockedValue { $0[tokenHash] }.flatMap { $0.expiresAt > now ? $0 : nil }
+        if let hook = duringLookup.withLockedValue({ $0 }) { try await hook() }
+        return found
+    }
+
+    func deleteSession(tokenHash: String) async throws {
+        sessions.withLockedValue { $0[tokenHash] = nil }
+    }
+
+    func failures(usernameKey: String, since: Date) async throws -> [Date] { [] }
+    func recordFailure(usernameKey: String, at: Date) async throws {}
+    func clearFailures(usernameKey: String, olderThan before: Date) async throws {}
+}
+
+@Suite("Remembered sessions")
+struct SessionRememberingTests {
+    let base = InMemoryAccounts()
+    let now = Date()
+
+    func remembering(for interval: Duration = .seconds(60), capacity: Int = 100) async throws -> SessionRememberingAccountRepository {
+        try await base.createSession(userID: 7, tokenHash: "h1", expiresAt: now.addingTimeInterval(3600))
+        return SessionRememberingAccountRepository(base: base, recheckInterval: interval, capacity: capacity)
+    }
+
+    @Test("a session found is used again without a query until the recheck interval passes")
+    func remembered() async throws {
+        let accounts = try await remembering()
+        let first = try await accounts.session(tokenHash: "h1", now: now)
+        let second = try await accounts.session(tokenHash: "h1", now: now)
+        let unknown = try await accounts.session(tokenHash: "nope", now: now)
+        let unknownAgain = try await accounts.session(tokenHash: "nope", now: now)
+
+        #expect(first?.user == InMemoryAccounts.user)
+        #expect(second == first)
+        #expect(unknown == nil && unknownAgain == nil)
+        #expect(base.lookups == 3)  // h1 once; unknown tokens are asked for every time
+
+        let everyTime = SessionRememberingAccountRepository(base: base, recheckInterval: .zero)
+        _ = try await everyTime.session(tokenHash: "h1", now: now)
+        _ = try await everyTime.session(tokenHash: "h1", now: now)
+        #expect(base.lookups == 5)
+    }
+
+    @Test("a remembered session is not used past its expiry")
+    func expiry() async throws {
+        let accounts = try await remembering()
+        _ = try await accounts.session(tokenHash: "h1", now: now)
+        let later = try await accounts.session(tokenHash: "h1", now: now.addingTimeInterval(3601))
+
+        #expect(later == nil)
+        #expect(base.lookups == 2)
+    }
+
+    @Test("a logout, a password change or a deletion through it is felt by the very next lookup, even when the change fails after committing")
+    func changesForget() async throws {
+        let accounts = try await remembering()
+        _ = try await accounts.session(tokenHash: "h1", now: now)
+        try await accounts.deleteSession(tokenHash: "h1")
+        #expect(try await accounts.session(tokenHash: "h1", now: now) == nil)
+
+        try await base.createSession(userID: 7, tokenHash: "h2", expiresAt: now.addingTimeInterval(3600))
+        _ = try await accounts.session(tokenHash: "h2", now: now)
+        _ = try await accounts.updateUser(id: 7, changes: UserChanges(passwordHash: "new"))
+        #expect(try await accounts.session(tokenHash: "h2", now: now) == nil)
+
+        try await base.createSession(userID: 7, tokenHash: "h3", expiresAt: now.addingTimeInterval(3600))
+        _ = try await accounts.session(tokenHash: "h3", now: now)
+        await #expect(throws: APIError.self) { try await accounts.deleteUser(id: 7) }
+        #expect(try await accounts.session(tokenHash: "h3", now: now) == nil)
+    }
+
+    @Test("a lookup that read the session before a logout finished does not remember it")
+    func lookupRacingALogout() async throws {
+        let accounts = try await remembering()
+        base.duringLookup.withLockedValue { hook in
+            hook = { try await accounts.deleteSession(tokenHash: "h1") }
+        }
+        let racing = try await accounts.session(tokenHash: "h1", now: now)
+        base.duringLookup.withLockedValue { $0 = nil }
+        let after = try await accounts.session(tokenHash: "h1", now: now)
+
+        #expect(racing != nil)  // read before the logout committed
+        #expect(after == nil)
+    }
+
+    @Test("it remembers at most its capacity of sessions")
+    func bounded() async throws {
+        let accounts = try await remembering(capacity: 2)
+        for hash in ["h2", "h3"] { try await base.createSession(userID: 7, tokenHash: hash, expiresAt: now.addingTimeInterval(3600)) }
+        for hash in ["h1", "h2"] { _ = try await accounts.session(tokenHash: hash, now: now) }
+        _ = try await accounts.session(tokenHash: "h1", now: now)
+        #expect(base.lookups == 2)
+
+        _ = try await accounts.session(tokenHash: "h3", now: now)  // full: starts over
+        _ = try await accounts.session(tokenHash: "h3", now: now)
+        _ = try await accounts.session(tokenHash: "h1", now: now)
+        #expect(base.lookups == 4)
+    }
+}
