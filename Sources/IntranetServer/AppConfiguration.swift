@@ -40,6 +40,8 @@ public struct AppConfiguration: Sendable {
     public var sessionLifetime: TimeInterval = 30 * 24 * 3600
     /// The bcrypt cost of stored passwords.
     public var passwordCost: UInt8 = 12
+    /// The wall clock sessions and logins are judged by (tests move it).
+    var now: @Sendable () -> Date = { Date() }
 
     /// A configuration with every default: SQLite file `intranet.sqlite` on 127.0.0.1:8080.
     public init() {}

@@ -40,7 +40,7 @@ func makeServer(
     // Another instance's logout must count at once, so shared databases are asked every time.
     let accounts: any AccountRepository = database.isShared ? storedAccounts : SessionRememberingAccountRepository(base: storedAccounts)
     let hasher = PasswordHasher(cost: configuration.passwordCost)
-    let auth = AuthService(accounts: accounts, hasher: hasher, sessionLifetime: configuration.sessionLifetime)
+    let auth = AuthService(accounts: accounts, hasher: hasher, sessionLifetime: configuration.sessionLifetime, now: configuration.now)
     if try await accounts.countUsers() == 0 {
         logger.notice("No accounts yet. Create the first admin with: intranet-server users create --username admin --role admin")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOConcurrencyHelpers
 import SQLKit
 import Testing
 @testable import IntranetServer
@@ -73,6 +74,26 @@ struct AccountTests {
             #expect(beforeExpiry.status == .ok)
             #expect(try beforeExpiry.object()["username"] as? String == "otherReader")
             #expect(afterExpiry.status == .unauthorized)
+        }
+    }
+
+    @Test("a token the server has just accepted stops at its expiry, not a moment later")
+    func rememberedTokenExpires() async throws {
+        let clock = NIOLockedValueBox(Date())
+        try await withTestServer(configure: { configuration in
+            configuration.sessionLifetime = 60
+            configuration.now = { clock.withLockedValue { $0 } }
+        }) { _, client in
+            let login = try await login(client, "editor")
+            let token = try #require(try login.object()["token"] as? String)
+            let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
+            clock.withLockedValue { $0 += 59.9 }
+            let justBefore = try await client.send(.get, "/users/me", headers: bearer)
+            clock.withLockedValue { $0 += 0.2 }
+            let justAfter = try await client.send(.get, "/users/me", headers: bearer)
+
+            #expect(justBefore.status == .ok)
+            #expect(justAfter.status == .unauthorized)
         }
     }
 

@@ -74,7 +74,8 @@ struct FluentAccountRepository: AccountRepository {
         // building it with Fluent's query builder and models costs several times more CPU.
         guard let sql = database as? any SQLDatabase else { throw SQLDatabaseRequired() }
         let query: SQLQueryString = """
-            SELECT u.id, u.username, u.display_name, u.role, u.password_hash, s.expires_at
+            SELECT u.id AS id, u.username AS username, u.display_name AS display_name, u.role AS role,
+                u.password_hash AS password_hash, s.expires_at AS expires_at
             FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.token_hash = \(bind: tokenHash) AND s.expires_at > \(bind: now)
             """
