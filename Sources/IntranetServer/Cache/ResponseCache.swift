@@ -72,7 +72,8 @@ final class ResponseCache: Sendable {
         state.withLockedValue { state in
             guard state.generation == generation.value, entry.body.readableBytes <= byteBudget else { return }
             state.makeRoom(
-                forEntryOf: entry.body.readableBytes, replacing: state.entries[key]?.body.readableBytes, capacity: capacity, byteBudget: byteBudget)
+                forEntryOf: entry.body.readableBytes, replacing: state.entries[key]?.body.readableBytes,
+                capacity: capacity, byteBudget: byteBudget)
             state.entries[key] = entry
         }
     }
@@ -96,8 +97,8 @@ final class ResponseCache: Sendable {
         state.withLockedValue { state in
             guard state.generation == generation.value, answer.body.readableBytes <= byteBudget else { return }
             state.makeRoom(
-                forEntryOf: answer.body.readableBytes, replacing: state.publicAnswers[key]?.body.readableBytes, capacity: capacity,
-                byteBudget: byteBudget)
+                forEntryOf: answer.body.readableBytes, replacing: state.publicAnswers[key]?.body.readableBytes,
+                capacity: capacity, byteBudget: byteBudget)
             state.publicAnswers[key] = answer
         }
     }

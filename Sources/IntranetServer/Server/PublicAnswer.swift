@@ -80,8 +80,10 @@ struct PublicAnswer: Sendable {
     /// Whether an answer with this head may be kept, whatever its body.
     static func mayKeep(_ head: HTTPResponse) -> Bool {
         guard head.status == .ok, head.headerFields[.setCookie] == nil else { return false }
-        let directives = Set(tokens(head.headerFields[values: .cacheControl]).map { $0.split(separator: "=").first.map(String.init) ?? "" })
-        guard directives.contains("public"), !directives.contains("private"), !directives.contains("no-store") else { return false }
+        let directives = Set(tokens(head.headerFields[values: .cacheControl]).map { $0.prefix { $0 != "=" } })
+        guard directives.contains("public"), !directives.contains("private"), !directives.contains("no-store") else {
+            return false
+        }
         return tokens(head.headerFields[values: .vary]).allSatisfy(PublicAnswerKey.selectingHeaders.contains)
     }
 

@@ -9,10 +9,10 @@ import NIOHTTPTypes
 /// Sits in each connection's pipeline between the HTTP codec and the application. A request with
 /// a ``PublicAnswerKey`` whose answer is held is answered here with the held head and body, a
 /// fresh `Date` and an `X-Request-Id` (a proxy's, when it sent a plain one, as the application
-/// does), and logged at debug level like the application's answers. Every other request goes on to the application; when such a
-/// request has a key and the application's answer qualifies as a ``PublicAnswer``, the answer is
-/// kept for the next caller, under the same generation rule as ``ResponseCache``'s own entries,
-/// so an answer read before a write is never kept after it.
+/// does), and logged at debug level like the application's answers. Every other request goes on
+/// to the application; when such a request has a key and the application's answer qualifies as a
+/// ``PublicAnswer``, the answer is kept for the next caller, under the same generation rule as
+/// ``ResponseCache``'s own entries, so an answer read before a write is never kept after it.
 ///
 /// Answers leave in request order: a request is answered here only when no earlier request of
 /// the connection is still being answered by the application. Backpressure holds: a request is
@@ -129,7 +129,8 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let id = RequestIdentifiers.proxied(request.headerFields[.requestID]) ?? requestIDs.next()
         head.headerFields[.requestID] = id
         head.headerFields[.date] = dates.now()
-        debugLogger?.debug("GET \(key.target.prefix { $0 != "?" }) \(head.status.code)", metadata: ["hb.request.id": "\(id)", "answered": "early"])
+        debugLogger?.debug(
+            "GET \(key.target.prefix { $0 != "?" }) \(head.status.code)", metadata: ["hb.request.id": "\(id)", "answered": "early"])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if answer.body.readableBytes > 0 {
             context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
