@@ -100,14 +100,40 @@ struct PublicAnswerTests {
         }
     }
 
-    @Test("conditional, HEAD and failing requests get the application's own answers")
-    func otherRequestsGoToTheApplication() async throws {
+    @Test("a repeated revalidation gets the application's 304 again; a stale validator gets the 200")
+    func revalidation() async throws {
         try await withTestServer(mode: .live) { server, client in
             let first = try await client.send(.get, "/announcements/2")
             let etag = try #require(first.headers[.eTag])
             let hits = server.cache.publicAnswerHits
 
             let notModified = try await client.send(.get, "/announcements/2", headers: [.ifNoneMatch: etag])
+            let notModifiedAgain = try await client.send(.get, "/announcements/2", headers: [.ifNoneMatch: etag])
+            let stale = try await client.send(.get, "/announcements/2", headers: [.ifNoneMatch: "\"2.0.v2\""])
+            let staleAgain = try await client.send(.get, "/announcements/2", headers: [.ifNoneMatch: "\"2.0.v2\""])
+            _ = try await client.send(.patch, "/announcements/2", headers: [.contentType: "application/merge-patch+json"], json: #"{"title":"Changed"}"#)
+            let afterWrite = try await client.send(.get, "/announcements/2", headers: [.ifNoneMatch: etag])
+
+            #expect(notModified.status == .notModified)
+            #expect(notModified.headers[.cacheControl] == "public, no-cache")
+            #expect(Self.comparable(notModifiedAgain) == Self.comparable(notModified))
+            #expect(notModifiedAgain.status == .notModified && notModifiedAgain.body.readableBytes == 0)
+            #expect(stale.status == .ok && staleAgain.status == .ok)
+            #expect(staleAgain.body == first.body)
+            #expect(server.cache.publicAnswerHits == hits + 2)
+            #expect(afterWrite.status == .ok)
+            #expect(try afterWrite.object()["title"] as? String == "Changed")
+        }
+    }
+
+    @Test("other conditions, HEAD and failing requests get the application's own answers")
+    func otherRequestsGoToTheApplication() async throws {
+        try await withTestServer(mode: .live) { server, client in
+            let first = try await client.send(.get, "/announcements/2")
+            let etag = try #require(first.headers[.eTag])
+            let hits = server.cache.publicAnswerHits
+
+            let modifiedSince = try await client.send(.get, "/announcements/2", headers: [.ifModifiedSince: "Sun, 22 Nov 2026 03:42:11 GMT"])
             let head = try await client.send(.head, "/announcements/2")
             let badQuery = try await client.send(.get, "/announcements?max=abc")
             let badQueryAgain = try await client.send(.get, "/announcements?max=abc")
@@ -115,8 +141,7 @@ struct PublicAnswerTests {
             let badVersionAgain = try await client.send(.get, "/announcements/2", version: "3.0")
             let badToken = try await client.send(.get, "/announcements/2", headers: [.authorization: "Bearer nonsense"])
 
-            #expect(notModified.status == .notModified)
-            #expect(notModified.headers[.cacheControl] == "public, no-cache")
+            #expect(modifiedSince.status == .ok)
             #expect(head.status == .ok)
             #expect(head.headers[.eTag] == etag)
             #expect(badQuery.status == .badRequest && badQueryAgain.status == .badRequest)

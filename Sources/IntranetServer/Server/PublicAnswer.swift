@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 import NIOCore
 
-/// What selects a public answer: the request target as sent and the request headers the
-/// answers vary on (`Vary: Accept, Accept-Version`).
+/// What selects a public answer: the request target as sent, the request headers the answers
+/// vary on (`Vary: Accept, Accept-Version`) and the validator a client revalidates with
+/// (`If-None-Match`: the application answers it with a 304 or the 200).
 ///
 /// Keeping answers by this key is right only while every request header that can change a
 /// signed-out answer is either part of the key or keeps a request from having one, and answers
@@ -12,7 +13,8 @@ import NIOCore
 /// here.
 ///
 /// Only a request that could not change its answer by anything else has a key: a signed-out
-/// `GET` without a body, conditions, ranges, cookies, cache directives or `Connection: close`.
+/// `GET` without a body, other conditions, ranges, cookies, cache directives or
+/// `Connection: close`.
 struct PublicAnswerKey: Hashable, Sendable {
     /// The request headers an answer may vary on; an answer varying on others is not kept.
     static let selectingHeaders: Set<String> = ["accept", "accept-version"]
@@ -23,13 +25,14 @@ struct PublicAnswerKey: Hashable, Sendable {
 
     /// Request headers that make an answer personal, conditional or partial.
     private static let disqualifyingHeaders: [HTTPField.Name] = [
-        .authorization, .cookie, .ifMatch, .ifNoneMatch, .ifModifiedSince, .ifUnmodifiedSince, .ifRange,
+        .authorization, .cookie, .ifMatch, .ifModifiedSince, .ifUnmodifiedSince, .ifRange,
         .range, .cacheControl, HTTPField.Name("Pragma")!, .transferEncoding, .expect,
     ]
 
     let target: String
     let accept: String?
     let acceptVersion: String?
+    let ifNoneMatch: String?
 
     /// Whether a request asks to close the connection after its answer, which the application
     /// then does.
@@ -47,17 +50,19 @@ struct PublicAnswerKey: Hashable, Sendable {
         if Self.asksToClose(request) { return nil }
         let accept = fields[.accept] == nil ? nil : fields[values: .accept].joined(separator: ",")
         let acceptVersion = fields[.acceptVersion]
-        guard (accept?.utf8.count ?? 0) <= Self.maxHeaderLength, (acceptVersion?.utf8.count ?? 0) <= Self.maxHeaderLength else {
+        let ifNoneMatch = fields[.ifNoneMatch]
+        guard [accept, acceptVersion, ifNoneMatch].allSatisfy({ ($0?.utf8.count ?? 0) <= Self.maxHeaderLength }) else {
             return nil
         }
         self.target = target
         self.accept = accept
         self.acceptVersion = acceptVersion
+        self.ifNoneMatch = ifNoneMatch
     }
 }
 
-/// A whole `200` answer that any signed-out caller may be given, as the application wrote it,
-/// less the headers that belong to one exchange (`Date`, `X-Request-Id`).
+/// A whole `200` (or a `304` to a revalidation) that any signed-out caller may be given, as the
+/// application wrote it, less the headers that belong to one exchange (`Date`, `X-Request-Id`).
 struct PublicAnswer: Sendable {
     /// Largest body kept; larger answers are always built by the application.
     static let maxBodySize = 1 << 20
@@ -66,8 +71,8 @@ struct PublicAnswer: Sendable {
     let body: ByteBuffer
 
     /// The answer to keep, or `nil` when `head` does not allow a shared cache to keep it: only a
-    /// `200` marked `Cache-Control: public`, without `private` or `no-store`, varying on no
-    /// request header beyond ``PublicAnswerKey/selectingHeaders``, setting no cookie.
+    /// `200` or `304` marked `Cache-Control: public`, without `private` or `no-store`, varying on
+    /// no request header beyond ``PublicAnswerKey/selectingHeaders``, setting no cookie.
     init?(head: HTTPResponse, body: ByteBuffer) {
         guard Self.mayKeep(head), body.readableBytes <= Self.maxBodySize else { return nil }
         var head = head
@@ -79,7 +84,7 @@ struct PublicAnswer: Sendable {
 
     /// Whether an answer with this head may be kept, whatever its body.
     static func mayKeep(_ head: HTTPResponse) -> Bool {
-        guard head.status == .ok, head.headerFields[.setCookie] == nil else { return false }
+        guard head.status == .ok || head.status == .notModified, head.headerFields[.setCookie] == nil else { return false }
         let directives = Set(tokens(head.headerFields[values: .cacheControl]).map { $0.prefix { $0 != "=" } })
         guard directives.contains("public"), !directives.contains("private"), !directives.contains("no-store") else {
             return false
