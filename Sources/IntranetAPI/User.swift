@@ -75,21 +75,50 @@ public struct LoginResponse: Codable, Sendable, Equatable {
 }
 
 /// The body of `POST /users` (admins only).
-public struct NewUser: Codable, Sendable, Equatable {
+///
+/// Its description and mirror never show the password.
+public struct NewUser: Codable, Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// The sign-in name: 1–64 characters of letters, digits, `.`, `_` or `-`.
     public var username: String
-    /// The name people see; defaults to the username when empty.
-    public var displayName: String
+    /// The name people see; `nil` (not sent) lets the server use the username.
+    public var displayName: String?
     /// What the user may do.
     public var role: UserRole
     /// At least 8 characters.
     public var password: String
 
     /// Creates a new-user request.
-    public init(username: String, displayName: String, role: UserRole, password: String) {
+    ///
+    /// - Parameters:
+    ///   - username: the sign-in name.
+    ///   - displayName: the name people see; the username when `nil`.
+    ///   - role: what the user may do (a reader by default).
+    ///   - password: at least 8 characters.
+    public init(username: String, displayName: String? = nil, role: UserRole = .reader, password: String) {
         self.username = username
         self.displayName = displayName
         self.role = role
         self.password = password
+    }
+
+    private enum CodingKeys: String, CodingKey { case username, displayName, role, password }
+
+    /// Writes `displayName` only when it is set.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(username, forKey: .username)
+        try container.encodeIfPresent(displayName, forKey: .displayName)
+        try container.encode(role, forKey: .role)
+        try container.encode(password, forKey: .password)
+    }
+
+    /// The name and role, the password redacted.
+    public var description: String {
+        "NewUser(username: \(username), displayName: \(displayName ?? "(the username)"), role: \(role.rawValue), password: <redacted>)"
+    }
+
+    /// A mirror with the password redacted, for `dump` and debuggers.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["username": username, "displayName": displayName as Any, "role": role, "password": "<redacted>"])
     }
 }

@@ -10,6 +10,7 @@ import RESTRepository
 /// let page = try await intranet.announcements.read(page: 1, pageSize: 20)
 /// try await intranet.session.login(username: "editor", password: "…")  // later calls send the token
 /// let admins = try await intranet.users.list().filter { $0.role == .admin }
+/// let me = try await intranet.session.me()
 /// ```
 ///
 /// For a tool that stays signed in between runs, keep the session in a file per server and
@@ -24,20 +25,16 @@ import RESTRepository
 public struct IntranetClient: Sendable {
     /// The API version every request asks for (`Accept-Version`).
     public let apiVersion: APIVersion
-    /// The shared request pieces, for custom endpoints.
-    public let client: RESTClient
+    /// The request pieces every repository shares (transport with middleware, coders,
+    /// paging names), for endpoints of your own.
+    public let restClient: RESTClient
     /// The announcements of the intranet.
     public let announcements: AnnouncementsRepository
-    /// Signing in and out, who is signed in, and the sign-in state as a stream; a login's
-    /// token is sent with every later request.
+    /// Signing in and out, who is signed in (``SessionRepository/me()``), the sign-in state
+    /// and its changes; a login's token is sent with every later request.
     public let session: SessionRepository
-    /// The signed-in user (`/users/me`).
-    public let me: CurrentUserRepository
     /// The accounts, for admins (`/users`).
     public let users: UsersRepository
-    /// The session behind ``session``, over the configuration's ``SessionStore`` (not read
-    /// for requests when the configuration brings its own token provider).
-    public let credentials: CredentialStore
 
     /// Creates a client talking to a server over `URLSession`.
     ///
@@ -94,14 +91,13 @@ public struct IntranetClient: Sendable {
         let middleware = configuration.middleware(
             for: apiVersion, credentials: credentials, signingPathPrefix: signingPathPrefix)
         let chain = MiddlewareTransport(transport, middleware: middleware)
-        self.credentials = credentials
-        client = RESTClient(
+        let client = RESTClient(
             transport: chain,
             makeEncoder: { IntranetJSON.encoder() },
             makeDecoder: { IntranetJSON.decoder() })
+        restClient = client
         announcements = AnnouncementsRepository(client: client, apiVersion: apiVersion)
         session = SessionRepository(client: client, credentials: credentials)
-        me = CurrentUserRepository(client: client)
         users = UsersRepository(client: client)
     }
 }

@@ -20,7 +20,9 @@ public struct IntranetClientConfiguration: Sendable {
     public var signingKey: AppSigningKey?
     /// Adds signature header fields to each request; wins over ``signingKey`` when both are set.
     public var signer: (@Sendable (inout HTTPRequest, Data?) async throws -> Void)?
-    /// When to retry idempotent requests; `nil` turns retries off.
+    /// When to retry idempotent requests; `nil` turns retries off. The default,
+    /// `RetryPolicy()`, retries `GET`, `PUT`, `DELETE` twice on 503 and 429 (honouring
+    /// `Retry-After`) and never when no response came, so a dead network fails at once.
     public var retryPolicy: RetryPolicy?
     /// Sleeps between retries; replace it in tests to run without waiting.
     public var sleep: @Sendable (Duration) async throws -> Void
@@ -36,7 +38,8 @@ public struct IntranetClientConfiguration: Sendable {
     public var headerFields: HTTPFields
 
     /// Creates a configuration; every setting has a default: a session in memory, no signing,
-    /// three attempts for idempotent requests, no logging, 30 s time-out.
+    /// up to three attempts for idempotent requests answered 503 or 429 (none after a
+    /// transport failure), no logging, 30 s time-out.
     ///
     /// - Parameters:
     ///   - tokenProvider: a token source replacing the client's own session.

@@ -46,8 +46,8 @@ struct AnnouncementReadersTests {
         let transport = MockTransport(script: [Self.detail(readers: "null"), Self.detail(readers: nil)])
         let intranet = makeIntranet(transport, version: .v2_0)
 
-        _ = try await intranet.announcements.patch(AnnouncementPatch(readers: .everyone), id: 4)
-        _ = try await intranet.announcements.patch(AnnouncementPatch(title: "T"), id: 4)
+        _ = try await intranet.announcements.patchUnconditionally(AnnouncementPatch(readers: .everyone), id: 4)
+        _ = try await intranet.announcements.patchUnconditionally(AnnouncementPatch(title: "T"), id: 4)
 
         let bodies = try await transport.requests.map { try $0.bodyJSON() }
         #expect(bodies == [["readers": nil], ["title": "T"]])

@@ -16,7 +16,7 @@ struct AnnouncementsRepositoryTests {
         let page = try await announcements.read(page: 1, pageSize: 10)
         let opened = try await announcements.open(try #require(page.items.first))
 
-        #expect(page.items.map(\.isBodyIncluded) == [true, true, true])
+        #expect(page.items.map(\.body) == [.html("<p>1</p>"), .html("<p>2</p>"), .html("<p>3</p>")])
         #expect(opened == Announcement(id: 1, title: "Title 1", body: "<p>1</p>"))
         let requests = await transport.requests
         #expect(requests.count == 1)
@@ -32,8 +32,7 @@ struct AnnouncementsRepositoryTests {
         let page = try await announcements.read(page: 1, pageSize: 10)
         let opened = try await announcements.open(try #require(page.items.last))
 
-        #expect(page.items.map(\.isBodyIncluded) == [false, false, false])
-        #expect(page.items.last?.body == nil)
+        #expect(page.items.map(\.body) == [.notIncluded, .notIncluded, .notIncluded])
         #expect(opened.body == "<p>3</p>")
         #expect(opened.createdAt == FakeIntranet.created)
         let requests = await transport.requests
@@ -91,17 +90,18 @@ struct AnnouncementsRepositoryTests {
         let transport = MockTransport(script: [answer, answer])
         let announcements = makeIntranet(transport, version: .v1_0).announcements
 
-        _ = try await announcements.patch(AnnouncementPatch(title: "T"), id: 4)
-        _ = try await announcements.patch(AnnouncementPatch(body: .null), id: 4)
+        _ = try await announcements.patch(AnnouncementPatch(title: "T"), id: 4, ifMatch: "*")
+        _ = try await announcements.patchUnconditionally(AnnouncementPatch(body: .null), id: 4)
 
         let requests = await transport.requests
         #expect(requests.map(\.method) == [.patch, .patch])
         #expect(requests.map(\.path) == ["/announcements/4", "/announcements/4"])
         #expect(requests.map { $0.headerFields[.contentType] } == ["application/merge-patch+json", "application/merge-patch+json"])
         #expect(requests.map(\.bodyText) == [#"{"title":"T"}"#, #"{"body":null}"#])
+        #expect(requests.map { $0.headerFields[.ifMatch] } == ["*", nil])
     }
 
-    @Test("a conditional update that meets 412 carries the server's current announcement")
+    @Test("a conditional update that meets 412 is a VersionConflict whose current announcement is typed")
     func conditionalUpdateConflict() async throws {
         let transport = MockTransport(script: [
             .problem(.preconditionFailed, detail: "The announcement changed."),
@@ -110,16 +110,13 @@ struct AnnouncementsRepositoryTests {
         let announcements = makeIntranet(transport, version: .v1_0).announcements
         let stale = Versioned(Announcement(id: 2, title: "Mine", body: nil), etag: "\"old\"")
 
-        let error = await #expect(throws: RepositoryError.self) {
+        let conflict = await #expect(throws: VersionConflict<Announcement>.self) {
             try await announcements.update(AnnouncementDraft(title: "Mine 2"), of: stale)
         }
 
-        guard case .preconditionFailed(_, let current) = try #require(error) else {
-            Issue.record("expected preconditionFailed, got \(String(describing: error))")
-            return
-        }
-        #expect(current?.value(as: Announcement.self)?.title == "Theirs")
-        #expect(current?.etag == "\"new\"")
+        let current = try #require(conflict?.current)
+        #expect(current.title == "Theirs")
+        #expect(current.etag == "\"new\"")
         let put = try #require(await transport.requests.first)
         #expect(put.method == .put)
         #expect(put.headerFields[.ifMatch] == "\"old\"")
@@ -134,8 +131,8 @@ struct AnnouncementsRepositoryTests {
         ])
         let announcements = makeIntranet(transport, version: .v2_0).announcements
 
-        try await announcements.delete(id: 7)
-        let error = await #expect(throws: RepositoryError.self) { try await announcements.delete(id: 77) }
+        try await announcements.deleteUnconditionally(id: 7)
+        let error = await #expect(throws: RepositoryError.self) { try await announcements.deleteUnconditionally(id: 77) }
 
         let problem = try #require(error?.response?.decodeProblem(as: Problem.self))
         #expect(problem.detail == "No announcement 77.")
@@ -143,15 +140,33 @@ struct AnnouncementsRepositoryTests {
         #expect(await transport.requests.map(\.path) == ["/announcements/7", "/announcements/77"])
     }
 
-    @Test("the sorted list is a custom endpoint with sort and order in the query")
-    func sortedCustomEndpoint() async throws {
-        let transport = MockTransport(script: [.json([AnnouncementV2.ListItem(id: 3, title: "C")])])
+    @Test("a sorted read takes a typed field, sends sort and order, and keeps the paging headers")
+    func sortedReadIsAPage() async throws {
+        let headers = HTTPFields.of([("X-Total", "12"), ("Link", "</announcements?page=3&per_page=5&sort=createdAt&order=desc>; rel=\"next\"")])
+        let transport = MockTransport(script: [.json([AnnouncementV2.ListItem(id: 3, title: "C")], headerFields: headers)])
         let announcements = makeIntranet(transport, version: .v2_0).announcements
 
-        let items = try await announcements.read(page: 2, pageSize: 5, sortedBy: "createdAt", descending: true)
+        let page = try await announcements.read(page: 2, pageSize: 5, sortedBy: .createdAt, order: .descending)
 
-        #expect(items.map(\.id) == [3])
+        #expect(page.items.map(\.id) == [3])
+        #expect(page.info.total == 12)
+        #expect(page.hasNext)
         let sent = try #require(await transport.lastRequest)
         #expect(sent.queryDictionary == ["page": "2", "per_page": "5", "sort": "createdAt", "order": "desc"])
+        #expect(AnnouncementsRepository.SortField.allCases.map(\.rawValue) == ["id", "title", "createdAt", "updatedAt"])
+    }
+
+    @Test("a 1.0 list item says apart a body that is empty and one that was not sent")
+    func emptyBodyIsNotMissingBody() async throws {
+        let transport = MockTransport(script: [.text(#"[{"id":1,"title":"A","body":null},{"id":2,"title":"B","body":"<p>b</p>"},{"id":3,"title":"C"}]"#)])
+        let announcements = makeIntranet(transport, version: .v1_0).announcements
+
+        let items = try await announcements.read(page: 1, pageSize: 3).items
+
+        #expect(items.map(\.body) == [.empty, .html("<p>b</p>"), .notIncluded])
+        #expect(items.map(\.body.isIncluded) == [true, true, false])
+        #expect(Announcement(items[0]) == Announcement(id: 1, title: "A", body: nil))
+        #expect(Announcement(items[2]) == nil)
+        #expect(await transport.requests.count == 1)
     }
 }

@@ -120,7 +120,7 @@ struct FileSessionStoreTests {
         let later = makeIntranet(second, store: FileSessionStore(serverURL: server, directory: temporary.url))
         _ = try await later.session.me()
 
-        #expect(await later.session.state() == .signedIn(Accounts.editor))
+        #expect(await later.session.state == .signedIn(Accounts.editor))
         #expect(await second.lastRequest?.headerFields[.authorization] == "Bearer persisted")
     }
 }

@@ -16,7 +16,7 @@ struct IntranetClientTests {
         let transport = MockTransport(script: [.json([AnnouncementV2.ListItem]())])
         let intranet = makeIntranet(transport, version: version)
 
-        _ = try await intranet.announcements.readAll()
+        try await intranet.restClient.perform(RESTRequest(.get, path: "/announcements"))
 
         let sent = try #require(await transport.lastRequest)
         #expect(sent.headerFields[.acceptVersion] == version.rawValue)
@@ -32,7 +32,7 @@ struct IntranetClientTests {
             transport: transport, apiVersion: .v2_0,
             configuration: IntranetClientConfiguration(tokenProvider: { "abc" }))
 
-        try await intranet.announcements.delete(id: 1)
+        try await intranet.announcements.deleteUnconditionally(id: 1)
 
         #expect(await transport.lastRequest?.headerFields[.authorization] == "Bearer abc")
     }
@@ -64,7 +64,7 @@ struct IntranetClientTests {
                 request.headerFields[.xSignature] = "signed \(request.path ?? "")"
             }))
 
-        try await intranet.announcements.delete(id: 5)
+        try await intranet.announcements.deleteUnconditionally(id: 5)
 
         #expect(await transport.lastRequest?.headerFields[.xSignature] == "signed /announcements/5")
     }

@@ -29,7 +29,7 @@ struct IntranetRequestSignerTests {
         let signer = IntranetRequestSigner(appID: "ios", secret: Data("s3cret".utf8), now: { Self.fixedNow })
         let intranet = IntranetClient(transport: transport, configuration: IntranetClientConfiguration(signer: signer.sign))
 
-        _ = try await intranet.announcements.readAll()
+        try await intranet.restClient.perform(RESTRequest(.get, path: "/announcements"))
 
         let sent = try #require(await transport.lastRequest)
         #expect(sent.headerFields[.xSignature] == "1002f4b9a62e6a731816e296f5235c2d9becf08e14ffb2d33abf162da832af80")
@@ -47,7 +47,7 @@ struct IntranetRequestSignerTests {
             URLQueryItem(name: "q", value: "caf\u{e9} & co"), URLQueryItem(name: "sort", value: "title"),
         ])
 
-        try await intranet.client.perform(request)
+        try await intranet.restClient.perform(request)
         let wire = try URLSessionTransport(configuration: .init(baseURL: base)).makeURLRequest(request.httpRequest, body: nil)
         let wireURL = try #require(wire.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) })
 
@@ -91,7 +91,7 @@ struct IntranetRequestSignerTests {
         let intranet = IntranetClient(transport: transport, configuration: IntranetClientConfiguration(signingKey: key))
         let before = Date()
 
-        _ = try await intranet.announcements.readAll()
+        try await intranet.restClient.perform(RESTRequest(.get, path: "/announcements"))
 
         let sent = try #require(await transport.lastRequest)
         let timestamp = try #require(sent.headerFields[IntranetRequestSigner.timestampField].flatMap { Int64($0) })

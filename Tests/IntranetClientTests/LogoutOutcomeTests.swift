@@ -14,11 +14,11 @@ struct LogoutOutcomeTests {
         let transport = MockTransport(script: [.status(.noContent), .json([AnnouncementV2.ListItem]())])
         let intranet = makeIntranet(transport, store: store)
 
-        let outcome = try await intranet.session.logout()
-        _ = try await intranet.announcements.readAll()
+        let outcome = await intranet.session.logout()
+        try await intranet.restClient.perform(RESTRequest(.get, path: "/announcements"))
 
-        guard case .revoked = outcome else {
-            Issue.record("expected revoked, got \(outcome)")
+        guard case .revoked = outcome.server else {
+            Issue.record("expected revoked, got \(outcome.server)")
             return
         }
         let requests = await transport.requests
@@ -36,9 +36,9 @@ struct LogoutOutcomeTests {
         let transport = MockTransport(script: [Accounts.unauthorized])
         let intranet = makeIntranet(transport, store: store)
 
-        let outcome = try await intranet.session.logout()
+        let outcome = await intranet.session.logout()
 
-        guard case .alreadyInvalid = outcome else {
+        guard case .alreadyInvalid = outcome.server else {
             Issue.record("expected alreadyInvalid, got \(outcome)")
             return
         }
@@ -52,16 +52,16 @@ struct LogoutOutcomeTests {
         let transport = MockTransport(script: [.failure(URLError(.cannotConnectToHost))])
         let intranet = makeIntranet(transport, store: store)
 
-        let outcome = try await intranet.session.logout()
+        let outcome = await intranet.session.logout()
 
-        guard case .notRevoked(.transport) = outcome else {
+        guard case .notRevoked(.transport) = outcome.server else {
             Issue.record("expected notRevoked(transport), got \(outcome)")
             return
         }
         #expect(!outcome.isTokenDead)
         #expect(outcome.userMessage.contains("stays valid on the server"))
         #expect(await store.load() == nil)
-        #expect(await intranet.session.state() == .signedOut)
+        #expect(await intranet.session.state == .signedOut)
     }
 
     @Test("a 503 from /logout is not retried and reported as not revoked")
@@ -70,9 +70,9 @@ struct LogoutOutcomeTests {
         let transport = MockTransport(script: [.status(.serviceUnavailable), .status(.noContent)])
         let intranet = makeIntranet(transport, store: store)
 
-        let outcome = try await intranet.session.logout()
+        let outcome = await intranet.session.logout()
 
-        guard case .notRevoked(let error) = outcome else {
+        guard case .notRevoked(let error) = outcome.server else {
             Issue.record("expected notRevoked, got \(outcome)")
             return
         }
@@ -86,9 +86,9 @@ struct LogoutOutcomeTests {
         let transport = MockTransport(script: [])
         let intranet = makeIntranet(transport, store: InMemorySessionStore())
 
-        let outcome = try await intranet.session.logout()
+        let outcome = await intranet.session.logout()
 
-        guard case .notSignedIn = outcome else {
+        guard case .notSignedIn = outcome.server else {
             Issue.record("expected notSignedIn, got \(outcome)")
             return
         }
@@ -101,9 +101,9 @@ struct LogoutOutcomeTests {
         let transport = MockTransport(script: [])
         let intranet = makeIntranet(transport, store: store)
 
-        let outcome = try await intranet.session.logout()
+        let outcome = await intranet.session.logout()
 
-        guard case .alreadyInvalid = outcome else {
+        guard case .alreadyInvalid = outcome.server else {
             Issue.record("expected alreadyInvalid, got \(outcome)")
             return
         }

@@ -44,7 +44,7 @@ struct ReadmeSampleTests {
         }
     }
 
-    @Test("the tour sample runs against a fake server: every title, then create, patch, delete")
+    @Test("the tour sample runs against a fake server: every title, a sorted page, then create, patch, delete guarded by the latest ETag")
     func tourRuns() async throws {
         let lists = FakeIntranet.transport(count: 3)
         let transport = MockTransport { request in
@@ -53,8 +53,9 @@ struct ReadmeSampleTests {
                 let (head, body) = try await lists.send(request.request, body: request.body)
                 return MockResponse(status: head.status, headerFields: head.headerFields, body: body)
             case .post, .patch:
+                let etag = request.method == .post ? "\"4\"" : "\"5\""
                 return .json(AnnouncementV1.Detail(id: 4, title: "Canteen closed", body: nil), status: request.method == .post ? .created : .ok,
-                             headerFields: .of([("ETag", "\"4\"")]))
+                             headerFields: .of([("ETag", etag)]))
             default: return .status(.noContent)
             }
         }
@@ -66,6 +67,9 @@ struct ReadmeSampleTests {
         let writes = await transport.requests.filter { $0.method != .get }
         #expect(writes.map(\.method) == [.post, .patch, .delete])
         #expect(writes[1].headerFields[.ifMatch] == "\"4\"")
+        #expect(writes[2].headerFields[.ifMatch] == "\"5\"")
+        let sorted = await transport.requests.first { $0.queryDictionary["sort"] != nil }
+        #expect(sorted?.queryDictionary["order"] == "desc")
         #expect(makeIntranet()?.apiVersion == .v2_0)
     }
 

@@ -16,7 +16,7 @@ struct RepositoryErrorProblemTests {
         ])
         let intranet = makeIntranet(transport, version: .v2_0)
 
-        let error = await #expect(throws: RepositoryError.self) { try await intranet.announcements.readAll() }
+        let error = await #expect(throws: RepositoryError.self) { try await intranet.restClient.perform(RESTRequest(.get, path: "/announcements")) }
 
         #expect(error?.supportedVersions == ["1.0", "2.0"])
         #expect(error?.problem?.title == "Not Acceptable")

@@ -1,6 +1,6 @@
 import Foundation
 import IntranetAPI
-import IntranetClient
+@testable import IntranetClient
 import Testing
 
 @Suite("Session")

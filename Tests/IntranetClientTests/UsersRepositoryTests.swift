@@ -84,7 +84,7 @@ struct UsersRepositoryTests {
         let transport = MockTransport(script: [.json(Accounts.editor)])
         let intranet = Self.signedIn(transport)
 
-        _ = try await intranet.users.patch(patch, id: 3)
+        _ = try await intranet.users.patchUnconditionally(patch, id: 3)
 
         #expect(try await transport.lastRequest?.bodyJSON() == expected)
     }
@@ -106,7 +106,7 @@ struct UsersRepositoryTests {
         let transport = MockTransport(script: [.status(.noContent)])
         let intranet = Self.signedIn(transport)
 
-        try await intranet.users.delete(id: 7)
+        try await intranet.users.deleteUnconditionally(id: 7)
 
         let sent = try #require(await transport.lastRequest)
         #expect(sent.method == .delete)

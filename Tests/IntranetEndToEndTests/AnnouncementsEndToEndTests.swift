@@ -14,33 +14,33 @@ struct AnnouncementsEndToEndTests {
             let v1 = IntranetClient(baseURL: url, apiVersion: .v1_0)
             let v2 = IntranetClient(baseURL: url, apiVersion: .v2_0)
 
-            let oldList = try await v1.announcements.readAll()
-            let newList = try await v2.announcements.readAll()
+            let oldList = try await v1.announcements.read(page: 1, pageSize: 100).items
+            let newList = try await v2.announcements.read(page: 1, pageSize: 100).items
             let oldSecond = try #require(oldList.first { $0.id == 2 })
             let newSecond = try #require(newList.first { $0.id == 2 })
             let openedOld = try await v1.announcements.open(oldSecond)
             let openedNew = try await v2.announcements.open(newSecond)
 
             #expect(oldList.map(\.id) == [1, 2, 3, 4, 5, 6])
-            #expect(oldList.allSatisfy { $0.isBodyIncluded && !($0.body ?? "").isEmpty })
+            #expect(oldList.allSatisfy { !($0.body.html ?? "").isEmpty })
             #expect(newList.map(\.id) == [1, 2, 3, 4, 5, 6])
-            #expect(newList.allSatisfy { !$0.isBodyIncluded })
+            #expect(newList.allSatisfy { $0.body == .notIncluded })
             #expect(openedOld.body?.contains("Harbour Building") == true)
             #expect(openedNew.body == openedOld.body)
             #expect(openedNew.createdAt != nil)
         }
     }
 
-    @Test("create, read by id, patch leaving the body alone and then clearing it, delete, then 404")
+    @Test("create, read by id, patch leaving the body alone and then clearing it (each guarded by the last ETag), delete, then 404")
     func lifecycle() async throws {
         try await withLiveServer { url in
             let intranet = try await signedInClient(url, as: "editor")
 
             let created = try await intranet.announcements.createVersioned(AnnouncementDraft(title: "  Fire drill ", body: "<p>10:00</p>"))
-            let read = try await intranet.announcements.read(id: created.value.id)
-            let retitled = try await intranet.announcements.patch(AnnouncementPatch(title: "Fire drill moved"), id: read.id)
-            let cleared = try await intranet.announcements.patch(AnnouncementPatch(body: .null), id: read.id)
-            try await intranet.announcements.delete(id: read.id)
+            let read = try await intranet.announcements.readVersioned(id: created.id)
+            let retitled = try await intranet.announcements.patch(AnnouncementPatch(title: "Fire drill moved"), of: read)
+            let cleared = try await intranet.announcements.patch(AnnouncementPatch(body: .null), of: retitled)
+            try await intranet.announcements.delete(cleared)
             let error = await #expect(throws: RepositoryError.self) { try await intranet.announcements.read(id: read.id) }
 
             #expect(created.value.id == 7)
@@ -60,17 +60,15 @@ struct AnnouncementsEndToEndTests {
         try await withLiveServer { url in
             let intranet = try await signedInClient(url, as: "editor")
             let mine = try await intranet.announcements.readVersioned(id: 2)
-            _ = try await intranet.announcements.patch(AnnouncementPatch(title: "Changed by a colleague"), id: 2)
+            _ = try await intranet.announcements.patchUnconditionally(AnnouncementPatch(title: "Changed by a colleague"), id: 2)
 
-            let error = await #expect(throws: RepositoryError.self) {
+            let conflict = await #expect(throws: VersionConflict<Announcement>.self) {
                 try await intranet.announcements.update(AnnouncementDraft(title: "My stale edit"), of: mine)
             }
 
-            guard case .preconditionFailed(_, let current) = try #require(error) else {
-                Issue.record("expected preconditionFailed, got \(String(describing: error))")
-                return
-            }
-            #expect(current?.value(as: Announcement.self)?.title == "Changed by a colleague")
+            let current = try #require(conflict?.current)
+            #expect(current.title == "Changed by a colleague")
+            #expect(current.etag != mine.etag)
             #expect(try await intranet.announcements.read(id: 2).title == "Changed by a colleague")
         }
     }

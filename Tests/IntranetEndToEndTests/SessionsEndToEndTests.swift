@@ -60,7 +60,7 @@ struct SessionsEndToEndTests {
             let created = try await editor.announcements.create(AnnouncementDraft(title: "Board only", readers: .only([3])))
             let asEditor = try await editor.announcements.read(id: created.id)
             let asReader = try await reader.announcements.read(id: created.id)
-            let anonymousList = try await anonymous.announcements.readAll()
+            let anonymousList = try await anonymous.announcements.read(page: 1, pageSize: 100).items
             let error = await #expect(throws: RepositoryError.self) { try await anonymous.announcements.read(id: created.id) }
 
             #expect(asEditor.readers == .only([3]))
@@ -78,13 +78,16 @@ struct SessionsEndToEndTests {
         try await withLiveServer { url in
             let admin = try await signedInClient(url, as: "admin")
 
-            let created = try await admin.users.create(NewUser(username: "nadia", displayName: "Nadia", role: .reader, password: "long enough"))
+            let created = try await admin.users.create(NewUser(username: "nadia", role: .reader, password: "long enough"))
             let promoted = try await admin.users.setRole(.editor, id: created.id)
+            let readBack = try await admin.users.read(id: created.id)
             let all = try await admin.users.list()
-            try await admin.users.delete(id: created.id)
+            try await admin.users.deleteUnconditionally(id: created.id)
             let after = try await admin.users.list()
 
+            #expect(created.displayName == "nadia")
             #expect(promoted.role == .editor)
+            #expect(readBack == promoted)
             #expect(all.map(\.username) == ["admin", "editor", "reader", "nadia"])
             #expect(after.count == 3)
         }

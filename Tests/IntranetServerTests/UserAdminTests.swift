@@ -28,6 +28,28 @@ struct UserAdminTests {
         }
     }
 
+    @Test("GET /users/{id} shows one account to admins only; an unknown id is 404; /users/me still answers", arguments: TestStorage.all)
+    func readOne(storage: TestStorage) async throws {
+        try await withTestServer(storage) { _, client in
+            let list = try await client.send(.get, "/users", as: .admin)
+            let editorID = try #require(try list.objects().first { $0["username"] as? String == "editor" }?["id"] as? Int)
+
+            let one = try await client.send(.get, "/users/\(editorID)", as: .admin)
+            let byEditor = try await client.send(.get, "/users/\(editorID)", as: .editor)
+            let unknown = try await client.send(.get, "/users/999", as: .admin)
+            let notAnID = try await client.send(.get, "/users/abc", as: .admin)
+            let me = try await client.send(.get, "/users/me", as: .editor)
+
+            #expect(one.status == .ok)
+            #expect(try one.object()["username"] as? String == "editor")
+            #expect(try Set(one.object().keys) == ["id", "username", "displayName", "role"])
+            #expect(byEditor.status == .forbidden)
+            #expect(unknown.status == .notFound)
+            #expect(notAnID.status == .notFound)
+            #expect(try me.object()["id"] as? Int == editorID)
+        }
+    }
+
     @Test("usernames are unique regardless of case, and bad fields are named")
     func validation() async throws {
         try await withTestServer { _, client in

@@ -15,13 +15,14 @@ struct ErrorReportingTests {
         AnnouncementV2.Detail(id: 7, title: "Fire drill", body: nil, createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0)),
         headerFields: [.eTag: "\"7.1.v2\""], encoder: IntranetJSON.encoder())
 
-    @Test("an unreachable server is one line naming the URL and how to start it, status 69")
+    @Test("an unreachable server fails at once (one attempt, no retry) in one line naming the URL and how to start it, status 69")
     func unreachable() async {
-        let transport = MockTransport(script: [.failure(URLError(.cannotConnectToHost))])
+        let transport = MockTransport(script: [.failure(URLError(.cannotConnectToHost)), .text("[]")])
 
         let result = await runIntranet(["announcements"], transport: transport)
 
         #expect(result.status == 69)
+        #expect(await transport.requests.count == 1)
         #expect(result.output.isEmpty)
         #expect(result.errors == "intranet: cannot reach the intranet server at http://127.0.0.1:8080: connection refused — is it running? (swift run intranet-server)\n")
     }

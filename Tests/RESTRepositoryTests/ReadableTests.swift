@@ -33,6 +33,7 @@ struct ReadableTests {
 
         #expect(versioned.etag == "W/\"abc\"")
         #expect(versioned.value.id == 2)
+        #expect(versioned.text == "two")  // the value's properties read through
     }
 
     @Test("a string id is percent-encoded into one path segment")
@@ -44,19 +45,6 @@ struct ReadableTests {
 
         let sent = try #require(await transport.lastRequest)
         #expect(sent.request.path == "/tags/a%20b%2Fc")
-    }
-
-    @Test("readAll sends GET to the collection without paging parameters")
-    func readAll() async throws {
-        let transport = MockTransport(script: [.json([Note(id: 1, text: "a"), Note(id: 2, text: "b")])])
-        let notes = NotesRepository(client: makeClient(transport))
-
-        let all = try await notes.readAll()
-
-        #expect(all.map(\.id) == [1, 2])
-        let sent = try #require(await transport.lastRequest)
-        #expect(sent.method == .get)
-        #expect(sent.request.path == "/notes")
     }
 
     @Test("read(page:pageSize:) sends page and per_page and reads the paging headers")
@@ -83,6 +71,42 @@ struct ReadableTests {
         #expect(page.info.previous == nil)
     }
 
+    @Test("a sorted read sends sort and order after the paging parameters and keeps the paging headers")
+    func sortedReadKeepsPaging() async throws {
+        let headers = HTTPFields.fields([("X-Total", "35"), ("Link", "</notes?page=2>; rel=\"next\"")])
+        let transport = MockTransport(script: [.json([Note(id: 35, text: "z")], headerFields: headers)])
+        let notes = NotesRepository(client: makeClient(transport))
+
+        let page = try await notes.read(page: 1, pageSize: 10, sortedBy: .text, order: .descending)
+
+        let sent = try #require(await transport.lastRequest)
+        #expect(sent.query == [
+            URLQueryItem(name: "page", value: "1"), URLQueryItem(name: "per_page", value: "10"),
+            URLQueryItem(name: "sort", value: "text"), URLQueryItem(name: "order", value: "desc"),
+        ])
+        #expect(page.items.map(\.id) == [35])
+        #expect(page.info.total == 35)
+        #expect(page.hasNext)
+    }
+
+    @Test("a sorted page sequence asks every page in the same order")
+    func sortedPagesKeepOrder() async throws {
+        let transport = MockTransport(script: [
+            .json([Note(id: 2, text: "b")], headerFields: .fields([("Link", "</notes?page=2>; rel=\"next\"")])),
+            .json([Note(id: 1, text: "a")], headerFields: .fields([("Link", "</notes?page=1>; rel=\"first\"")])),
+        ])
+        let notes = NotesRepository(client: makeClient(transport))
+
+        var ids: [Int] = []
+        for try await note in notes.allItems(pageSize: 1, sortedBy: .id, order: .descending) {
+            ids.append(note.id)
+        }
+
+        #expect(ids == [2, 1])
+        let orders = await transport.requests.map { $0.query.first { $0.name == "order" }?.value }
+        #expect(orders == ["desc", "desc"])
+    }
+
     @Test("absent or malformed paging headers give nil fields")
     func absentPagingHeaders() async throws {
         let transport = MockTransport(script: [
@@ -103,7 +127,7 @@ struct ReadableTests {
         ])
         let notes = NotesRepository(client: makeClient(transport))
 
-        let error = await #expect(throws: RepositoryError.self) { try await notes.readAll() }
+        let error = await #expect(throws: RepositoryError.self) { try await notes.read(page: 1, pageSize: 3) }
 
         guard case .undecodable(let details, let failure) = try #require(error) else {
             Issue.record("expected undecodable, got \(String(describing: error))")

@@ -23,6 +23,8 @@ struct RepositoryErrorTests {
         case .unexpectedStatus: "unexpectedStatus"
         case .undecodable: "undecodable"
         case .encodingFailed: "encodingFailed"
+        case .missingETag: "missingETag"
+        case .localStore: "localStore"
         }
     }
 

@@ -36,15 +36,47 @@ struct RetryMiddlewareTests {
         #expect(await recorder.waits == [.seconds(1), .seconds(2)])
     }
 
-    @Test("PUT and DELETE are retried after a transport failure", arguments: [HTTPRequest.Method.put, .delete])
+    @Test("with retriesTransportFailures, PUT and DELETE are retried after a transport failure", arguments: [HTTPRequest.Method.put, .delete])
     func retriesIdempotentOnTransportError(method: HTTPRequest.Method) async throws {
         let transport = MockTransport(script: [.failure(URLError(.networkConnectionLost)), .status(.noContent)])
         let recorder = SleepRecorder()
+        var policy = Self.policy
+        policy.retriesTransportFailures = true
 
-        try await Self.client(transport, recorder).perform(RESTRequest(method, path: "/notes/1"))
+        try await Self.client(transport, recorder, policy: policy).perform(RESTRequest(method, path: "/notes/1"))
 
         #expect(await transport.requests.map(\.method) == [method, method])
         #expect(await recorder.waits == [.seconds(1)])
+    }
+
+    @Test("by default a refused connection fails at once: one attempt, no wait")
+    func defaultPolicyFailsFastWithoutNetwork() async throws {
+        let transport = MockTransport(script: [.failure(URLError(.cannotConnectToHost)), .status(.noContent)])
+        let recorder = SleepRecorder()
+
+        let error = await #expect(throws: RepositoryError.self) {
+            try await Self.client(transport, recorder, policy: RetryPolicy()).perform(RESTRequest(.get, path: "/notes/1"))
+        }
+
+        guard case .transport = try #require(error) else {
+            Issue.record("expected transport, got \(String(describing: error))")
+            return
+        }
+        #expect(await transport.requests.count == 1)
+        #expect(await recorder.waits.isEmpty)
+    }
+
+    @Test("by default a 503 is retried twice with back-off")
+    func defaultPolicyRetriesBusyServer() async throws {
+        let transport = MockTransport(script: Array(repeating: .status(.serviceUnavailable), count: 4))
+        let recorder = SleepRecorder()
+
+        await #expect(throws: RepositoryError.self) {
+            try await Self.client(transport, recorder, policy: RetryPolicy()).perform(RESTRequest(.get, path: "/notes/1"))
+        }
+
+        #expect(await transport.requests.count == 3)
+        #expect(await recorder.waits == [.milliseconds(500), .seconds(1)])
     }
 
     @Test("POST and PATCH are never retried", arguments: [HTTPRequest.Method.post, .patch])

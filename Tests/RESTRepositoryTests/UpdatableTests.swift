@@ -6,12 +6,12 @@ import Testing
 
 @Suite("Updatable")
 struct UpdatableTests {
-    @Test("update(_:id:) sends PUT to the path of the given id with the replacement as JSON")
+    @Test("updateUnconditionally(_:id:) sends PUT to the path of the given id with the replacement as JSON and no If-Match")
     func updateUsesID() async throws {
         let transport = MockTransport(script: [.json(Note(id: 9, text: "new"))])
         let notes = NotesRepository(client: makeClient(transport))
 
-        let updated = try await notes.update(NoteDraft(text: "new"), id: 9)
+        let updated = try await notes.updateUnconditionally(NoteDraft(text: "new"), id: 9)
 
         #expect(updated == Note(id: 9, text: "new"))
         let sent = try #require(await transport.lastRequest)
@@ -50,7 +50,7 @@ struct UpdatableTests {
         #expect(sent.headerFields[.ifMatch] == "\"v1\"")
     }
 
-    @Test("a 412 comes back as preconditionFailed carrying the server's current version")
+    @Test("a 412 comes back as a VersionConflict whose current member is typed")
     func conflictCarriesCurrentVersion() async throws {
         let transport = MockTransport(script: [
             .problem(.preconditionFailed, title: "Precondition Failed"),
@@ -59,24 +59,53 @@ struct UpdatableTests {
         let notes = NotesRepository(client: makeClient(transport))
         let stale = Versioned(Note(id: 4, text: "mine"), etag: "\"v1\"")
 
-        let error = await #expect(throws: RepositoryError.self) {
+        let conflict = await #expect(throws: VersionConflict<Note>.self) {
             try await notes.update(NoteDraft(text: "mine again"), of: stale)
         }
 
-        guard case .preconditionFailed(let details, let current) = try #require(error) else {
-            Issue.record("expected preconditionFailed, got \(String(describing: error))")
+        let error = try #require(conflict)
+        #expect(error.response.status == .preconditionFailed)
+        #expect(error.current?.text == "theirs")
+        #expect(error.current?.etag == "\"v7\"")
+        guard case .preconditionFailed = error.repositoryError else {
+            Issue.record("expected the untyped form to be preconditionFailed")
             return
         }
-        #expect(details.status == .preconditionFailed)
-        let server = try #require(current)
-        #expect(server.etag == "\"v7\"")
-        #expect(server.value(as: Note.self) == Note(id: 4, text: "theirs"))
         let requests = await transport.requests
         #expect(requests.map(\.method) == [.put, .get])
         #expect(requests.last?.path == "/notes/4")
     }
 
-    @Test("a 412 on a repository that cannot read has no current version")
+    @Test("a conflict's current version is nil when the member is gone by the time it is read again")
+    func conflictWithDeletedMember() async throws {
+        let transport = MockTransport(script: [.problem(.preconditionFailed), .problem(.notFound)])
+        let notes = NotesRepository(client: makeClient(transport))
+
+        let conflict = await #expect(throws: VersionConflict<Note>.self) {
+            try await notes.update(NoteDraft(text: "x"), id: 4, ifMatch: "\"old\"")
+        }
+
+        #expect(conflict != nil)
+        #expect(conflict?.current == nil)
+    }
+
+    @Test("update(_:of:) without an ETag is refused and sends nothing")
+    func updateWithoutETagRefused() async throws {
+        let transport = MockTransport(script: [.json(Note(id: 4, text: "v2"))])
+        let notes = NotesRepository(client: makeClient(transport))
+
+        let error = await #expect(throws: RepositoryError.self) {
+            try await notes.update(NoteDraft(text: "v2"), of: Versioned(Note(id: 4, text: "v1"), etag: nil))
+        }
+
+        guard case .missingETag = try #require(error) else {
+            Issue.record("expected missingETag, got \(String(describing: error))")
+            return
+        }
+        #expect(await transport.requests.isEmpty)
+    }
+
+    @Test("a 412 on a repository that cannot read is the untyped preconditionFailed, with no second request")
     func conflictWithoutReadable() async throws {
         let transport = MockTransport(script: [.problem(.preconditionFailed)])
         let notes = WriteOnlyNotesRepository(client: makeClient(transport))
@@ -85,11 +114,11 @@ struct UpdatableTests {
             try await notes.update(NoteDraft(text: "x"), id: 4, ifMatch: "\"old\"")
         }
 
-        guard case .preconditionFailed(_, let current) = try #require(error) else {
+        guard case .preconditionFailed(let details) = try #require(error) else {
             Issue.record("expected preconditionFailed, got \(String(describing: error))")
             return
         }
-        #expect(current == nil)
+        #expect(details.status == .preconditionFailed)
         #expect(await transport.requests.count == 1)
     }
 

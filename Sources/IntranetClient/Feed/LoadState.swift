@@ -22,6 +22,12 @@ public enum LoadState<Value: Sendable>: Sendable {
         }
     }
 
+    /// Whether the value arrived and is current (not loading again, not failed).
+    public var isLoaded: Bool {
+        if case .loaded = self { return true }
+        return false
+    }
+
     /// Whether a request is under way.
     public var isLoading: Bool {
         if case .loading = self { return true }

@@ -17,7 +17,7 @@ public struct Announcement: Codable, Sendable, Equatable, Identifiable {
     /// When it last changed (version 2.0 and later).
     public var updatedAt: Date?
     /// Who may read it, when the server said (2.0 details for editors and admins); `nil` when
-    /// it did not, which is not the same as ``AnnouncementReaders/everyone``.
+    /// it did not, which is not the same as `AnnouncementReaders.everyone`.
     public var readers: AnnouncementReaders?
 
     /// Creates an announcement.
@@ -38,13 +38,13 @@ public struct Announcement: Codable, Sendable, Equatable, Identifiable {
     /// - Parameter summary: the list item.
     /// - Returns: `nil` when the list item carried no body, so it must be fetched.
     public init?(_ summary: AnnouncementSummary) {
-        guard summary.isBodyIncluded else { return nil }
-        self.init(id: summary.id, title: summary.title, body: summary.body)
+        guard summary.body.isIncluded else { return nil }
+        self.init(id: summary.id, title: summary.title, body: summary.body.html)
     }
 
     private enum CodingKeys: String, CodingKey { case id, title, body, createdAt, updatedAt, readers }
 
-    /// Decodes any version's detail; `"readers": null` is ``AnnouncementReaders/everyone``,
+    /// Decodes any version's detail; `"readers": null` is `AnnouncementReaders.everyone`,
     /// a missing `readers` key is `nil`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

@@ -5,7 +5,7 @@ import RESTRepository
 ///
 /// The title can be left alone or set, never cleared (the server requires one); the body can
 /// be left alone, cleared, or set; the readers can be left alone or set (to
-/// ``AnnouncementReaders/everyone``, sent as `null`, or to a list of user ids):
+/// `AnnouncementReaders.everyone`, sent as `null`, or to a list of user ids):
 ///
 /// ```swift
 /// AnnouncementPatch(title: "New title")        // {"title":"New title"}
@@ -14,11 +14,11 @@ import RESTRepository
 /// AnnouncementPatch()                          // {}: changes nothing
 /// ```
 public struct AnnouncementPatch: Encodable, Sendable, Equatable {
-    /// The new title, or ``RequiredPatchField/absent`` to keep it.
+    /// The new title, or `RequiredPatchField.absent` to keep it.
     public var title: RequiredPatchField<String>
-    /// The new body, ``PatchField/null`` to clear it, or ``PatchField/absent`` to keep it.
+    /// The new body, `PatchField.null` to clear it, or `PatchField.absent` to keep it.
     public var body: PatchField<String>
-    /// Who may read it from now on, or ``RequiredPatchField/absent`` to keep that.
+    /// Who may read it from now on, or `RequiredPatchField.absent` to keep that.
     public var readers: RequiredPatchField<AnnouncementReaders>
 
     /// Creates a patch.

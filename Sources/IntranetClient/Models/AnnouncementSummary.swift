@@ -1,31 +1,59 @@
 /// An announcement as a list carries it: under 1.0 with its body, under 2.0 only id and title.
 public struct AnnouncementSummary: Decodable, Sendable, Equatable, Identifiable {
+    /// What a list said about the body: three different things, so "no body" and "not sent"
+    /// cannot be mistaken for each other.
+    public enum Body: Sendable, Equatable {
+        /// The list did not carry bodies (2.0): open the announcement to read it.
+        case notIncluded
+        /// The list carried the body, and the announcement has none (`"body": null`).
+        case empty
+        /// The list carried the body: this HTML.
+        case html(String)
+
+        /// The HTML when the list carried some, else `nil`.
+        public var html: String? {
+            if case .html(let html) = self { return html }
+            return nil
+        }
+
+        /// Whether the list carried the body (even an empty one), so opening needs no request.
+        public var isIncluded: Bool {
+            self != .notIncluded
+        }
+    }
+
     /// The server-assigned id.
     public var id: Int
     /// The headline.
     public var title: String
-    /// The body when the list carried it (`nil` also for an announcement without body).
-    public var body: String?
-    /// Whether the list carried the body (a `body` key, even `null`), so opening the
-    /// announcement needs no request.
-    public var isBodyIncluded: Bool
+    /// The body, as far as the list carried it.
+    public var body: Body
 
     /// Creates a list item.
-    public init(id: Int, title: String, body: String? = nil, isBodyIncluded: Bool = false) {
+    ///
+    /// - Parameters:
+    ///   - id: the id.
+    ///   - title: the headline.
+    ///   - body: what the list carried of the body (nothing by default, as under 2.0).
+    public init(id: Int, title: String, body: Body = .notIncluded) {
         self.id = id
         self.title = title
         self.body = body
-        self.isBodyIncluded = isBodyIncluded
     }
 
     private enum CodingKeys: String, CodingKey { case id, title, body }
 
-    /// Decodes a list item of any version, noting whether `body` was present.
+    /// Decodes a list item of any version: a `body` key (even `null`) means the list carried it.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int.self, forKey: .id)
         title = try container.decode(String.self, forKey: .title)
-        isBodyIncluded = container.contains(.body)
-        body = try container.decodeIfPresent(String.self, forKey: .body)
+        if !container.contains(.body) {
+            body = .notIncluded
+        } else if let html = try container.decodeIfPresent(String.self, forKey: .body) {
+            body = .html(html)
+        } else {
+            body = .empty
+        }
     }
 }

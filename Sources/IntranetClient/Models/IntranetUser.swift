@@ -6,7 +6,7 @@ import IntranetAPI
 /// Kept as a name so code written against earlier SDK builds still compiles. Earlier builds
 /// had a role type of their own that accepted any role name; the shared `UserRole` is an enum,
 /// so an account whose role this build does not know fails to decode (as
-/// ``RepositoryError/undecodable(_:_:)``) instead of being shown with a role it cannot act on.
+/// `RepositoryError.undecodable`) instead of being shown with a role it cannot act on.
 public typealias IntranetUser = User
 
 extension User {

@@ -24,7 +24,7 @@ public struct Session: Codable, Sendable, Equatable {
     /// The session a successful login answered.
     ///
     /// - Parameter response: the body of `POST /login`.
-    public init(_ response: LoginResponse) {
+    init(_ response: LoginResponse) {
         self.init(token: response.token, expiresAt: response.expiresAt, user: response.user)
     }
 

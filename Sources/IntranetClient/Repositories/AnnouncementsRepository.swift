@@ -6,10 +6,12 @@ import RESTRepository
 /// version the ``IntranetClient`` was built with.
 ///
 /// Every verb comes from the `RESTRepository` protocols: `read(id:)`, `readVersioned(id:)`,
-/// `readAll()`, `read(page:pageSize:)`, `pages(pageSize:)`, `allItems(pageSize:)`,
-/// `create(_:)`, `update(_:id:ifMatch:)`, `update(_:of:)`, `patch(_:id:ifMatch:)`,
-/// `patch(_:of:)`, `delete(id:ifMatch:)` and `delete(_:)`.
-public struct AnnouncementsRepository: Creatable, Readable, Updatable, Patchable, Deletable {
+/// `read(page:pageSize:)` and `read(page:pageSize:sortedBy:order:)`, `pages(pageSize:)`,
+/// `allItems(pageSize:)`, `create(_:)`, `createVersioned(_:)`; the writes `update(_:of:)`,
+/// `patch(_:of:)`, `delete(_:)` (guarded by the `ETag` read), `…(id:ifMatch:)` with a tag of
+/// your own, and the explicit `updateUnconditionally`, `patchUnconditionally`,
+/// `deleteUnconditionally`. A lost race is a `VersionConflict<Announcement>`.
+public struct AnnouncementsRepository: Creatable, Sortable, Updatable, Patchable, Deletable {
     /// Announcement ids are integers.
     public typealias ID = Int
     /// A member: the version-neutral ``Announcement``.
@@ -22,6 +24,18 @@ public struct AnnouncementsRepository: Creatable, Readable, Updatable, Patchable
     public typealias Replacement = AnnouncementDraft
     /// Patching sends only the fields mentioned.
     public typealias Patch = AnnouncementPatch
+
+    /// What the server sorts announcements by (`sort=`).
+    public enum SortField: String, Sendable, CaseIterable {
+        /// The id: the order they were created in (the default order).
+        case id
+        /// The title, alphabetically.
+        case title
+        /// When they were created.
+        case createdAt
+        /// When they last changed.
+        case updatedAt
+    }
 
     /// The client sending this repository's requests.
     public let client: RESTClient
@@ -44,31 +58,11 @@ public struct AnnouncementsRepository: Creatable, Readable, Updatable, Patchable
     /// body (1.0, no request), fetched by id otherwise (2.0).
     ///
     /// - Parameter summary: the list item the user opened.
-    /// - Throws: a ``RepositoryError`` when the fetch fails.
+    /// - Throws: a `RepositoryError` when the fetch fails.
     public func open(_ summary: AnnouncementSummary) async throws -> Announcement {
         if let announcement = Announcement(summary) {
             return announcement
         }
         return try await read(id: summary.id)
-    }
-
-    /// One page in a chosen order: `GET /announcements?page=&per_page=&sort=&order=`, a custom
-    /// endpoint built from the same pieces as the standard verbs.
-    ///
-    /// - Parameters:
-    ///   - page: the 1-based page number.
-    ///   - pageSize: items per page (the server caps it at 100).
-    ///   - sort: `id`, `title`, `createdAt` or `updatedAt`.
-    ///   - descending: newest or last first when `true`.
-    /// - Throws: a ``RepositoryError``.
-    public func read(
-        page: Int, pageSize: Int, sortedBy sort: String, descending: Bool
-    ) async throws -> [AnnouncementSummary] {
-        try await client.list(RESTRequest(.get, path: path, query: [
-            URLQueryItem(name: "page", value: String(page)),
-            URLQueryItem(name: "per_page", value: String(pageSize)),
-            URLQueryItem(name: "sort", value: sort),
-            URLQueryItem(name: "order", value: descending ? "desc" : "asc"),
-        ]))
     }
 }

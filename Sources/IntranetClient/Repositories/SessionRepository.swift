@@ -6,18 +6,23 @@ import RESTRepository
 /// Signing in and out and asking who is signed in: `POST /login`, `POST /logout` and
 /// `GET /users/me`, custom endpoints built from the shared request pieces.
 ///
-/// A successful login's session is kept in ``credentials`` (and so in its ``SessionStore``) and
-/// its token sent with every later request of the same ``IntranetClient``. A 401 answer to any
-/// request that carried the token signs out. Observe the sign-in state with ``states()``.
+/// A successful login's session is kept in the client's ``SessionStore`` and its token sent
+/// with every later request of the same ``IntranetClient``. A 401 answer to any request that
+/// carried the token signs out. Read the sign-in state with ``state``, observe it with
+/// ``states()``, ask the server who is signed in with ``me()``.
 public struct SessionRepository: Repository {
     /// The client sending the requests.
     public let client: RESTClient
     /// The root path; the routes are `/login`, `/logout` and `/users/me`.
     public let path = ""
     /// Where the session is kept.
-    public let credentials: CredentialStore
+    let credentials: CredentialStore
 
     /// Creates the repository.
+    ///
+    /// - Parameters:
+    ///   - client: the client to send through.
+    ///   - credentials: where the session is kept and read for each request.
     public init(client: RESTClient, credentials: CredentialStore) {
         self.client = client
         self.credentials = credentials
@@ -29,47 +34,58 @@ public struct SessionRepository: Repository {
     ///   - username: the user name (case does not matter).
     ///   - password: the password; it is sent in the body only, never logged.
     /// - Returns: the session with the token and the user.
-    /// - Throws: ``RepositoryError/unauthorized(_:)`` for a wrong name or password,
-    ///   ``RepositoryError/rateLimited(_:retryAfter:)`` after too many failed attempts, or the
-    ///   store's error when the session could not be kept.
+    /// - Throws: `RepositoryError.unauthorized` for a wrong name or password,
+    ///   `RepositoryError.rateLimited` after too many failed attempts,
+    ///   `RepositoryError.localStore` when the session could not be kept (the client then
+    ///   stays as it was).
     @discardableResult
     public func login(username: String, password: String) async throws -> Session {
         let request = try client.request(
             .post, path: path + "/login", json: LoginRequest(username: username, password: password))
         let session = Session(try await client.value(request, as: LoginResponse.self))
-        try await credentials.set(session)
+        do {
+            try await credentials.set(session)
+        } catch {
+            throw RepositoryError.localStore(error)
+        }
         return session
     }
 
     /// Signs out: `POST /logout` with the token, so the server revokes it at once. The session
     /// is dropped here whatever the server answers, or when it cannot be reached; the outcome
-    /// says which happened.
+    /// says what the server knows and whether the stored copy could be deleted. Never throws:
+    /// signing out always happens on this device.
     ///
-    /// - Returns: what the server knows now; ``LogoutOutcome/notRevoked(_:)`` when it could not
-    ///   be told, so the token stays valid there until it expires.
-    /// - Throws: only the store's error when the stored session could not be deleted.
+    /// - Returns: what happened; ``LogoutOutcome/Server/notRevoked(_:)`` when the server could
+    ///   not be told, so the token stays valid there until it expires.
     @discardableResult
-    public func logout() async throws -> LogoutOutcome {
-        guard await credentials.session != nil else { return .notSignedIn }
-        guard let token = await credentials.currentToken() else { return .alreadyInvalid }
+    public func logout() async -> LogoutOutcome {
+        guard await credentials.session != nil else { return LogoutOutcome(server: .notSignedIn) }
+        guard let token = await credentials.currentToken() else {
+            return LogoutOutcome(server: .alreadyInvalid)
+        }
         let request = RESTRequest(.post, path: path + "/logout").setting(.authorization, to: "Bearer \(token)")
-        let outcome: LogoutOutcome
+        let server: LogoutOutcome.Server
         do {
             try await client.perform(request)
-            outcome = .revoked
+            server = .revoked
         } catch RepositoryError.unauthorized {
-            outcome = .alreadyInvalid
+            server = .alreadyInvalid
         } catch {
-            outcome = .notRevoked(error as? RepositoryError ?? .transport(error))
+            server = .notRevoked(error as? RepositoryError ?? .transport(error))
         }
-        try await credentials.set(nil)
-        return outcome
+        do {
+            try await credentials.set(nil)
+            return LogoutOutcome(server: server)
+        } catch {
+            return LogoutOutcome(server: server, storeFailure: .localStore(error))
+        }
     }
 
     /// The signed-in user as the server knows them now: `GET /users/me`. A changed name or
     /// role is kept in the stored session.
     ///
-    /// - Throws: ``RepositoryError/unauthorized(_:)`` when signed out or the token no longer
+    /// - Throws: `RepositoryError.unauthorized` when signed out or the token no longer
     ///   works (the stored session is then dropped).
     public func me() async throws -> User {
         let user = try await client.value(RESTRequest(.get, path: path + "/users/me"), as: User.self)
@@ -78,8 +94,8 @@ public struct SessionRepository: Repository {
     }
 
     /// The sign-in state now (an expired session is signed out); no request is sent.
-    public func state() async -> SessionState {
-        await credentials.state
+    public var state: SessionState {
+        get async { await credentials.state }
     }
 
     /// The sign-in state as a stream: the current state at once, then every change (login,

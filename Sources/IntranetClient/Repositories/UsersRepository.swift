@@ -4,13 +4,14 @@ import RESTRepository
 
 /// The accounts, for admins: list, create, change and delete (`/users`).
 ///
-/// Every call needs an admin's session: signed out gives ``RepositoryError/unauthorized(_:)``,
-/// another role ``RepositoryError/forbidden(_:)``. `patch(_:id:ifMatch:)` and
-/// `delete(id:ifMatch:)` come from the `RESTRepository` protocols.
+/// Every call needs an admin's session: signed out gives `RepositoryError.unauthorized`,
+/// another role `RepositoryError.forbidden`. Accounts carry no entity tags, so changes
+/// are unconditional: `patchUnconditionally(_:id:)` and `deleteUnconditionally(id:)` come
+/// from the `RESTRepository` protocols, and ``setRole(_:id:)`` is the common case.
 public struct UsersRepository: Patchable, Deletable {
     /// User ids are integers.
     public typealias ID = Int
-    /// A member: the shared ``User``.
+    /// A member: the shared `User`.
     public typealias Entity = User
     /// Changing sends only the fields given.
     public typealias Patch = UserPatch
@@ -27,18 +28,27 @@ public struct UsersRepository: Patchable, Deletable {
 
     /// Every account: `GET /users`.
     ///
-    /// - Throws: a ``RepositoryError``.
+    /// - Throws: a `RepositoryError`.
     public func list() async throws -> [User] {
         try await client.list(RESTRequest(.get, path: path), as: User.self)
+    }
+
+    /// One account: `GET /users/{id}`.
+    ///
+    /// - Parameter id: the account's id.
+    /// - Throws: a `RepositoryError`; `RepositoryError.notFound` for an unknown id.
+    public func read(id: Int) async throws -> User {
+        try await client.value(RESTRequest(.get, path: path(for: id)), as: User.self)
     }
 
     /// Creates an account: `POST /users` with the new user as JSON; the server answers 201
     /// with `Location: /users/{id}` and the user.
     ///
-    /// - Parameter newUser: name, display name, role and password (sent in the body only).
+    /// - Parameter newUser: name, role, password (sent in the body only) and, if you like, a
+    ///   display name (the server uses the name otherwise).
     /// - Returns: the account as the server stored it.
-    /// - Throws: ``RepositoryError/conflict(_:)`` when the name is taken,
-    ///   ``RepositoryError/unprocessable(_:fieldErrors:)`` for invalid fields.
+    /// - Throws: `RepositoryError.conflict` when the name is taken,
+    ///   `RepositoryError.unprocessable` for invalid fields.
     public func create(_ newUser: NewUser) async throws -> User {
         try await client.value(try client.request(.post, path: path, json: newUser), as: User.self)
     }
@@ -49,8 +59,8 @@ public struct UsersRepository: Patchable, Deletable {
     ///   - role: the new role.
     ///   - id: the account's id.
     /// - Returns: the changed account.
-    /// - Throws: a ``RepositoryError``; ``RepositoryError/notFound(_:)`` for an unknown id.
+    /// - Throws: a `RepositoryError`; `RepositoryError.notFound` for an unknown id.
     public func setRole(_ role: UserRole, id: Int) async throws -> User {
-        try await patch(UserPatch(role: role), id: id)
+        try await patchUnconditionally(UserPatch(role: role), id: id)
     }
 }

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import IntranetAPI
 
-/// The admins' account routes: `GET/POST /users`, `PATCH/DELETE /users/{id}`.
+/// The admins' account routes: `GET/POST /users`, `GET/PATCH/DELETE /users/{id}`.
 struct UserController: Sendable {
     let accounts: any AccountRepository
     let hasher: PasswordHasher
@@ -14,6 +14,7 @@ struct UserController: Sendable {
     func addRoutes(to routes: inout RouteBook<AppRequestContext>) {
         routes.add(.get, "/users", list)
         routes.add(.post, "/users", create)
+        routes.add(.get, "/users/{id}", show)
         routes.add(.patch, "/users/{id}", update)
         routes.add(.delete, "/users/{id}", delete)
     }
@@ -23,12 +24,20 @@ struct UserController: Sendable {
         return try JSONResponse.make(try await accounts.users().map(\.api))
     }
 
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try context.requireRole(.admin)
+        guard let user = try await accounts.user(id: try Self.userID(context)) else {
+            throw APIError.notFound("No user has this id.")
+        }
+        return try JSONResponse.make(user.api)
+    }
+
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireRole(.admin)
         let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: false)
         let new = try UserInput.newUser(from: json)
         let hash = try await hasher.hash(new.password)
-        let user = try await accounts.createUser(username: new.username, displayName: new.displayName, role: new.role, passwordHash: hash)
+        let user = try await accounts.createUser(username: new.username, displayName: new.displayName ?? new.username, role: new.role, passwordHash: hash)
         var response = try JSONResponse.make(user.api, status: .created)
         response.headers[.location] = "/users/\(user.id)"
         return response

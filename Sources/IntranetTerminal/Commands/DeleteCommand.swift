@@ -25,7 +25,7 @@ struct DeleteCommand: AsyncParsableCommand, TerminalCommand {
         let session = try CommandSession(options: global, context: context)
         let subject = "announcement \(id)"
         if yes {
-            try await session.perform(subject) { try await session.announcements.delete(id: id) }
+            try await session.perform(subject) { try await session.announcements.deleteUnconditionally(id: id) }
         } else {
             try context.requireConfirmable(deleting: subject, yes: yes)
             let current = try await session.perform(subject) { try await session.announcements.readVersioned(id: id) }

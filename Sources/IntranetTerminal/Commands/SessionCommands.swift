@@ -15,7 +15,11 @@ struct LogoutCommand: AsyncParsableCommand, TerminalCommand {
 
     func execute(in context: TerminalContext) async throws {
         let session = try CommandSession(options: global, context: context)
-        let outcome = try await session.perform("signing out") { try await session.client.session.logout() }
+        let outcome = await session.client.session.logout()
+        if let failure = outcome.storeFailure {
+            // Signed out in this process only: the next run would load the session again.
+            throw TerminalFailure(.failure, "the session file could not be deleted (\(failure)); delete it by hand")
+        }
         await context.io.write(outcome.userMessage + "\n")
     }
 }

@@ -62,7 +62,7 @@ struct UsersDeleteCommand: AsyncParsableCommand, TerminalCommand {
             try await context.confirmDeletion(
                 of: subject, asking: "Delete user \(target.username) (\(target.displayName), \(target.role.rawValue))?")
         }
-        try await session.performAsAdmin(subject) { try await session.client.users.delete(id: target.id) }
+        try await session.performAsAdmin(subject) { try await session.client.users.deleteUnconditionally(id: target.id) }
         if !session.isJSON {
             await context.io.write("Deleted user \(target.username).\n")
         }

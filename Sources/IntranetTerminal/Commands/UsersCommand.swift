@@ -71,7 +71,7 @@ struct UsersCreateCommand: AsyncParsableCommand, TerminalCommand {
         let session = try CommandSession(options: global, context: context)
         let password = try await PasswordInput.read(
             prompt: "Password for \(username): ", fromStandardInput: passwordStdin, confirm: true, context: context)
-        let request = NewUser(username: username, displayName: displayName ?? username, role: role, password: password)
+        let request = NewUser(username: username, displayName: displayName, role: role, password: password)
         let user = try await session.performAsAdmin("the new user") { try await session.client.users.create(request) }
         if session.isJSON {
             await session.writeJSON(await session.recorder.lastBody)

@@ -20,6 +20,11 @@ extension TerminalFailure {
             self = failure
             return
         }
+        if let conflict = error as? VersionConflict<Announcement> {
+            let now = conflict.current.map { " (it is now titled “\($0.title)”)" } ?? ""
+            self.init(.conflict, "\(subject) was changed by someone else since it was read\(now); nothing was saved — look at it again and retry")
+            return
+        }
         guard let error = error as? RepositoryError else {
             self.init(.failure, "\(subject): unexpected failure (\(type(of: error)))")
             return
@@ -35,9 +40,12 @@ extension TerminalFailure {
             let fields = fieldErrors.map { "\($0.field) \($0.message)" }.joined(separator: "; ")
             let reason = fields.isEmpty ? (details.problem?.detail ?? "invalid input") : fields
             self.init(.validation, "the server did not accept \(subject): \(reason)")
-        case .preconditionFailed(_, let current):
-            let now = current?.value(as: Announcement.self).map { " (it is now titled “\($0.title)”)" } ?? ""
-            self.init(.conflict, "\(subject) was changed by someone else since it was read\(now); nothing was saved — look at it again and retry")
+        case .preconditionFailed:
+            self.init(.conflict, "\(subject) was changed by someone else since it was read; nothing was saved — look at it again and retry")
+        case .missingETag:
+            self.init(.conflict, "\(subject) was read without an ETag, so the change could not be guarded; nothing was saved")
+        case .localStore(let underlying):
+            self.init(.failure, "\(subject): could not save on this machine (\(underlying))")
         case .conflict(let details):
             self.init(.conflict, "\(subject) conflicts with the server's state: \(details.problem?.detail ?? "409 Conflict")")
         case .unauthorized(let details) where TerminalFailure.isSignatureRefusal(details):

@@ -40,6 +40,10 @@ extension RepositoryError {
             return "The server's answer could not be read."
         case .encodingFailed:
             return "The request could not be prepared."
+        case .missingETag:
+            return "It was read without a version tag, so the change could not be guarded. Read it again and retry."
+        case .localStore:
+            return "Something could not be saved on this device."
         }
     }
 }
@@ -55,6 +59,7 @@ extension RepositoryError: CustomStringConvertible {
         case .transport(let error): text += ": transport failed: \(error)"
         case .undecodable(_, let failure): text += ": \(failure)"
         case .encodingFailed(let reason): text += ": \(reason)"
+        case .localStore(let error): text += ": local store failed: \(error)"
         default: text += ": \(userMessage)"
         }
         return text

@@ -24,8 +24,9 @@ public enum RepositoryError: Error, Sendable {
     case conflict(ResponseDetails)
     /// 412: an `If-Match` precondition failed because someone else changed the resource.
     ///
-    /// `current` holds the server's current version when the repository could fetch it.
-    case preconditionFailed(ResponseDetails, current: ServerVersion?)
+    /// The writes of a repository that can read its members throw a typed ``VersionConflict``
+    /// with the current member instead.
+    case preconditionFailed(ResponseDetails)
     /// 422: the body was well formed but invalid; `fieldErrors` names each offending field.
     case unprocessable(ResponseDetails, fieldErrors: [ProblemDetails.FieldError])
     /// 429: too many requests; `retryAfter` is how long the server asked to wait, when it said.
@@ -38,6 +39,13 @@ public enum RepositoryError: Error, Sendable {
     case undecodable(ResponseDetails, DecodingFailure)
     /// The request body could not be encoded; nothing was sent.
     case encodingFailed(String)
+    /// A conditional write was asked for with a ``Versioned`` value that has no entity tag (the
+    /// server sent none), so it could not be guarded by `If-Match`; nothing was sent. Read the
+    /// member again, or use the explicit unconditional call (e.g. `patchUnconditionally`).
+    case missingETag
+    /// A store on this device (the session store, say) failed; the request itself, if one
+    /// was sent, succeeded or was not needed. The underlying error says why.
+    case localStore(any Error)
 
     /// Classifies a response: `nil` for 2xx, otherwise the one case matching its status.
     ///
@@ -56,7 +64,7 @@ public enum RepositoryError: Error, Sendable {
         case 403: self = .forbidden(details)
         case 404, 410: self = .notFound(details)
         case 409: self = .conflict(details)
-        case 412: self = .preconditionFailed(details, current: nil)
+        case 412: self = .preconditionFailed(details)
         case 422: self = .unprocessable(details, fieldErrors: details.fieldErrors)
         case 429:
             let retryAfter = response.headerFields[.retryAfter].flatMap { RetryAfter.parse($0) }
@@ -71,12 +79,12 @@ public enum RepositoryError: Error, Sendable {
         switch self {
         case .badRequest(let details), .unauthorized(let details), .forbidden(let details),
             .notFound(let details), .conflict(let details), .server(let details),
-            .unexpectedStatus(let details):
+            .unexpectedStatus(let details), .preconditionFailed(let details):
             details
-        case .preconditionFailed(let details, _), .unprocessable(let details, _),
+        case .unprocessable(let details, _),
             .rateLimited(let details, _), .undecodable(let details, _):
             details
-        case .transport, .cancelled, .encodingFailed:
+        case .transport, .cancelled, .encodingFailed, .missingETag, .localStore:
             nil
         }
     }

@@ -5,7 +5,7 @@ import HTTPTypes
 /// each time so a refreshed or revoked token takes effect at once.
 ///
 /// Requests to ``excludedPaths`` (such as `/login`) go without a token. When a request that
-/// carried the provider's token is answered 401, ``onUnauthorized`` is told which token failed,
+/// carried the provider's token is answered 401, the `onUnauthorized` callback is told which token failed,
 /// so a session store can drop it; the 401 itself still reaches the caller.
 public struct BearerTokenMiddleware: TransportMiddleware {
     private let tokenProvider: @Sendable () async throws -> String?

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 
-/// Sends idempotent requests again after a transport failure or a retryable status (503, 429),
-/// waiting with exponential back-off or as long as `Retry-After` asks.
+/// Sends idempotent requests again after a retryable status (503, 429) or, when the policy
+/// says so, a transport failure, waiting with exponential back-off or as long as `Retry-After`
+/// asks.
 ///
 /// The clock is injected, so tests run without sleeping.
 public struct RetryMiddleware: TransportMiddleware {
@@ -78,6 +79,6 @@ public struct RetryMiddleware: TransportMiddleware {
     }
 
     private func isRetryable(_ error: any Error) -> Bool {
-        !(error is CancellationError) && !Task.isCancelled
+        policy.retriesTransportFailures && !(error is CancellationError) && !Task.isCancelled
     }
 }

@@ -10,6 +10,10 @@ public struct PagingConvention: Sendable, Equatable {
     public var pageParameter: String
     /// The query parameter carrying the page size.
     public var pageSizeParameter: String
+    /// The query parameter naming the field a sorted list is sorted by.
+    public var sortParameter: String
+    /// The query parameter carrying a sorted list's direction (`asc` or `desc`).
+    public var orderParameter: String
     /// The header field carrying the page number of a response.
     public var pageField: HTTPField.Name
     /// The header field carrying the page size of a response.
@@ -17,16 +21,20 @@ public struct PagingConvention: Sendable, Equatable {
     /// The header field carrying the total number of items.
     public var totalField: HTTPField.Name
 
-    /// Creates a convention; every name has the Grape-style default.
+    /// Creates a convention; every name has the Grape-style default (and `sort`, `order`).
     public init(
         pageParameter: String = "page",
         pageSizeParameter: String = "per_page",
+        sortParameter: String = "sort",
+        orderParameter: String = "order",
         pageField: HTTPField.Name = .xPage,
         pageSizeField: HTTPField.Name = .xPerPage,
         totalField: HTTPField.Name = .xTotal
     ) {
         self.pageParameter = pageParameter
         self.pageSizeParameter = pageSizeParameter
+        self.sortParameter = sortParameter
+        self.orderParameter = orderParameter
         self.pageField = pageField
         self.pageSizeField = pageSizeField
         self.totalField = totalField

@@ -26,14 +26,6 @@ extension Readable {
         try await client.versioned(RESTRequest(.get, path: path(for: id)), as: Entity.self)
     }
 
-    /// Reads the list as the server answers `GET {path}` without paging parameters (many
-    /// servers then send only their default first page; see ``pages(pageSize:)``).
-    ///
-    /// - Throws: a ``RepositoryError``; an undecodable item names its index.
-    public func readAll() async throws -> [ListItem] {
-        try await client.list(RESTRequest(.get, path: path), as: ListItem.self)
-    }
-
     /// Reads one page: `GET {path}?page={page}&per_page={pageSize}` (names from the client's
     /// ``PagingConvention``).
     ///
@@ -43,11 +35,17 @@ extension Readable {
     /// - Returns: the items with the paging header fields (`nil` where absent).
     /// - Throws: a ``RepositoryError``.
     public func read(page: Int, pageSize: Int) async throws -> Page<ListItem> {
+        try await read(page: page, pageSize: pageSize, extraQuery: [])
+    }
+
+    /// Reads one page with more query parameters (a sort order, a filter) after the paging
+    /// ones; what ``read(page:pageSize:)`` and ``Sortable`` build on.
+    func read(page: Int, pageSize: Int, extraQuery: [URLQueryItem]) async throws -> Page<ListItem> {
         let paging = client.paging
         let request = RESTRequest(.get, path: path, query: [
             URLQueryItem(name: paging.pageParameter, value: String(page)),
             URLQueryItem(name: paging.pageSizeParameter, value: String(pageSize)),
-        ])
+        ] + extraQuery)
         let response = try await client.send(request)
         let items = try response.decodeList(ListItem.self, using: client.makeDecoder())
         return Page(
@@ -55,7 +53,8 @@ extension Readable {
             info: paging.pageInfo(from: response.headerFields))
     }
 
-    /// Every page of the list, fetched lazily as the sequence is iterated.
+    /// Every page of the list, fetched lazily as the sequence is iterated. (There is no bare
+    /// "read the list": a server that pages would silently answer only its first page.)
     ///
     /// - Parameter pageSize: the number of items per page.
     public func pages(pageSize: Int) -> PageSequence<ListItem> {
@@ -71,9 +70,13 @@ extension Readable {
         pages(pageSize: pageSize).items
     }
 
-    /// Reads the member again, so a failed conditional write can show what the server holds.
-    public func currentVersion(id: ID) async -> ServerVersion? {
-        guard let current = try? await readVersioned(id: id) else { return nil }
-        return ServerVersion(etag: current.etag, value: current.value)
+    /// Reads the member again after a 412, so the ``VersionConflict`` carries what the server
+    /// holds now (`current` is `nil` when that read fails too).
+    ///
+    /// - Parameters:
+    ///   - response: the 412 response.
+    ///   - id: the member written.
+    public func conflict(_ response: ResponseDetails, id: ID) async -> any Error {
+        VersionConflict(response: response, current: try? await readVersioned(id: id))
     }
 }

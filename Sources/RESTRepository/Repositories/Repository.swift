@@ -18,10 +18,15 @@ public protocol CollectionRepository: Repository {
     /// The type of a member's id, as it appears in the member's path.
     associatedtype ID: LosslessStringConvertible & Sendable
 
-    /// The server's current version of a member, used to enrich a 412 answer.
+    /// The error a 412 answer to a conditional write of member `id` becomes.
     ///
-    /// The default is `nil`; a ``Readable`` repository fetches the member.
-    func currentVersion(id: ID) async -> ServerVersion?
+    /// The default is ``RepositoryError/preconditionFailed(_:)``; a ``Readable`` repository
+    /// reads the member again and gives a typed ``VersionConflict`` with it.
+    ///
+    /// - Parameters:
+    ///   - response: the 412 response.
+    ///   - id: the member written.
+    func conflict(_ response: ResponseDetails, id: ID) async -> any Error
 }
 
 extension CollectionRepository {
@@ -35,26 +40,32 @@ extension CollectionRepository {
         return path + "/" + encoded
     }
 
-    /// Fetches nothing: a repository that cannot read cannot say what the server holds.
-    public func currentVersion(id: ID) async -> ServerVersion? {
-        nil
+    /// The untyped 412: a repository that cannot read cannot say what the server holds.
+    public func conflict(_ response: ResponseDetails, id: ID) async -> any Error {
+        RepositoryError.preconditionFailed(response)
     }
 
-    /// Runs a conditional write and, when it fails with 412, attaches the member's current
-    /// version to the error.
+    /// Runs a conditional write and, when it fails with 412, throws ``conflict(_:id:)``
+    /// instead.
     ///
     /// - Parameters:
     ///   - id: the member written.
     ///   - write: the write.
-    /// - Throws: the write's ``RepositoryError``, enriched for 412.
-    public func attachingCurrentVersion<Result>(
+    /// - Throws: the write's ``RepositoryError``, or the conflict for 412.
+    public func reportingConflict<Result>(
         id: ID, _ write: () async throws -> Result
     ) async throws -> Result {
         do {
             return try await write()
-        } catch RepositoryError.preconditionFailed(let details, current: nil) {
-            let current = await currentVersion(id: id)
-            throw RepositoryError.preconditionFailed(details, current: current)
+        } catch RepositoryError.preconditionFailed(let response) {
+            throw await conflict(response, id: id)
         }
+    }
+
+    /// The request's `If-Match`, or ``RepositoryError/missingETag`` when a conditional write
+    /// was asked for without an entity tag.
+    func requiredETag<Value>(of current: Versioned<Value>) throws -> String {
+        guard let etag = current.etag else { throw RepositoryError.missingETag }
+        return etag
     }
 }

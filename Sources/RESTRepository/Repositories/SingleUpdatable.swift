@@ -9,13 +9,25 @@ public protocol SingleUpdatable: Repository {
 }
 
 extension SingleUpdatable {
-    /// Replaces the resource: `PUT {path}` with the replacement as JSON.
+    /// Replaces the resource if its entity tag still matches: `PUT {path}` with `If-Match`.
     ///
     /// - Parameters:
     ///   - replacement: the new content.
-    ///   - ifMatch: an entity tag to send as `If-Match`, or `nil`.
+    ///   - ifMatch: the entity tag the resource must still have.
+    /// - Throws: a ``RepositoryError``; ``RepositoryError/preconditionFailed(_:)`` for a stale tag.
+    public func update(_ replacement: Replacement, ifMatch: String) async throws -> Entity {
+        try await replace(replacement, ifMatch: ifMatch)
+    }
+
+    /// Replaces the resource whatever it holds now: `PUT {path}` without `If-Match`.
+    ///
+    /// - Parameter replacement: the new content.
     /// - Throws: a ``RepositoryError``.
-    public func update(_ replacement: Replacement, ifMatch: String? = nil) async throws -> Entity {
+    public func updateUnconditionally(_ replacement: Replacement) async throws -> Entity {
+        try await replace(replacement, ifMatch: nil)
+    }
+
+    private func replace(_ replacement: Replacement, ifMatch: String?) async throws -> Entity {
         let request = try client.request(.put, path: path, json: replacement)
             .setting(.ifMatch, to: ifMatch)
         return try await client.value(request, as: Entity.self)

@@ -2,6 +2,10 @@ import Foundation
 import HTTPTypes
 
 /// A collection whose members can be replaced with `PUT`.
+///
+/// Every replacement of one member states its precondition: ``update(_:of:)`` with a member
+/// read earlier, ``update(_:id:ifMatch:)`` with an entity tag, or the explicit
+/// ``updateUnconditionally(_:id:)``.
 public protocol Updatable: CollectionRepository {
     /// A member as the server answers a write.
     associatedtype Entity: Decodable & Sendable
@@ -10,25 +14,34 @@ public protocol Updatable: CollectionRepository {
 }
 
 extension Updatable {
-    /// Replaces one member: `PUT {path}/{id}` with the replacement as JSON.
+    /// Replaces one member if its entity tag still matches: `PUT {path}/{id}` with
+    /// `If-Match`.
     ///
     /// - Parameters:
     ///   - replacement: the member's new full content.
     ///   - id: the member's id; it names the path, whatever the replacement holds.
-    ///   - ifMatch: an entity tag to send as `If-Match`, or `nil` for an unconditional write.
+    ///   - ifMatch: the entity tag the member must still have (`*`: any, as long as it exists).
     /// - Returns: the member as the server stored it.
-    /// - Throws: a ``RepositoryError``; a stale `ifMatch` gives
-    ///   ``RepositoryError/preconditionFailed(_:current:)`` with the current version when this
-    ///   repository can read it.
-    public func update(_ replacement: Replacement, id: ID, ifMatch: String? = nil) async throws -> Entity {
-        let request = try client.request(.put, path: path(for: id), json: replacement)
-            .setting(.ifMatch, to: ifMatch)
-        return try await attachingCurrentVersion(id: id) {
-            try await client.value(request, as: Entity.self)
-        }
+    /// - Throws: a ``RepositoryError``; a stale tag gives ``CollectionRepository/conflict(_:id:)``
+    ///   (a ``VersionConflict`` with the current member when this repository can read it).
+    public func update(_ replacement: Replacement, id: ID, ifMatch: String) async throws -> Entity {
+        try await replace(replacement, id: id, ifMatch: ifMatch).value
     }
 
-    /// Replaces several members in one call: `PUT {path}` with a JSON array.
+    /// Replaces one member whatever it holds now: `PUT {path}/{id}` without `If-Match`. A
+    /// change someone else made in between is overwritten.
+    ///
+    /// - Parameters:
+    ///   - replacement: the member's new full content.
+    ///   - id: the member's id.
+    /// - Returns: the member as the server stored it.
+    /// - Throws: a ``RepositoryError``.
+    public func updateUnconditionally(_ replacement: Replacement, id: ID) async throws -> Entity {
+        try await replace(replacement, id: id, ifMatch: nil).value
+    }
+
+    /// Replaces several members in one call: `PUT {path}` with a JSON array (no precondition
+    /// can guard a whole collection).
     ///
     /// - Parameter replacements: the members' new content, each carrying its own id.
     /// - Returns: the members as the server stored them.
@@ -36,6 +49,14 @@ extension Updatable {
     public func update(_ replacements: [Replacement]) async throws -> [Entity] {
         let request = try client.request(.put, path: path, json: replacements)
         return try await client.list(request, as: Entity.self)
+    }
+
+    func replace(_ replacement: Replacement, id: ID, ifMatch: String?) async throws -> Versioned<Entity> {
+        let request = try client.request(.put, path: path(for: id), json: replacement)
+            .setting(.ifMatch, to: ifMatch)
+        return try await reportingConflict(id: id) {
+            try await client.versioned(request, as: Entity.self)
+        }
     }
 }
 
@@ -47,14 +68,10 @@ extension Updatable where Entity: Identifiable, Entity.ID == ID {
     ///   - replacement: the member's new full content.
     ///   - current: the member as read, with its entity tag.
     /// - Returns: the stored member with its new entity tag.
-    /// - Throws: a ``RepositoryError``; ``RepositoryError/preconditionFailed(_:current:)``
-    ///   when the member changed since `current` was read.
+    /// - Throws: ``RepositoryError/missingETag`` (nothing sent) when `current` has no entity
+    ///   tag; a ``VersionConflict`` (or ``RepositoryError/preconditionFailed(_:)``) when the
+    ///   member changed since `current` was read; another ``RepositoryError``.
     public func update(_ replacement: Replacement, of current: Versioned<Entity>) async throws -> Versioned<Entity> {
-        let id = current.value.id
-        let request = try client.request(.put, path: path(for: id), json: replacement)
-            .setting(.ifMatch, to: current.etag)
-        return try await attachingCurrentVersion(id: id) {
-            try await client.versioned(request, as: Entity.self)
-        }
+        try await replace(replacement, id: current.value.id, ifMatch: try requiredETag(of: current))
     }
 }

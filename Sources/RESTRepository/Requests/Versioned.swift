@@ -1,8 +1,10 @@
 /// A value together with the entity tag the server sent with it.
 ///
 /// Hand it back to an update or delete and the repository sends `If-Match` with the tag, so
-/// the write fails with ``RepositoryError/preconditionFailed(_:current:)`` instead of silently
-/// overwriting someone else's change.
+/// the write fails with a ``VersionConflict`` instead of silently overwriting someone else's
+/// change. The value's properties read through it (`versioned.title` is
+/// `versioned.value.title`), except those named `value` or `etag`.
+@dynamicMemberLookup
 public struct Versioned<Value: Sendable>: Sendable {
     /// The value as the server sent it.
     public var value: Value
@@ -13,6 +15,11 @@ public struct Versioned<Value: Sendable>: Sendable {
     public init(_ value: Value, etag: String?) {
         self.value = value
         self.etag = etag
+    }
+
+    /// A property of the value.
+    public subscript<Property>(dynamicMember keyPath: KeyPath<Value, Property>) -> Property {
+        value[keyPath: keyPath]
     }
 }
 

@@ -29,7 +29,9 @@ struct NotePatch: Encodable, Sendable {
 }
 
 /// A repository adopting every collection verb.
-struct NotesRepository: Creatable, Readable, Updatable, Patchable, Deletable {
+struct NotesRepository: Creatable, Sortable, Updatable, Patchable, Deletable {
+    enum SortField: String, Sendable { case id, text }
+
     typealias ID = Int
     typealias Entity = Note
     typealias Draft = NoteDraft

@@ -1,0 +1,13 @@
+// `import IntranetClient` is all an app needs: the generic client layer (errors, paging,
+// versioned values, patch fields, retries, transports) and the wire types an app builds or
+// reads. The server's version-specific DTOs, header names and validation rules stay in
+// IntranetAPI, out of an app's way.
+@_exported import RESTRepository
+@_exported import enum IntranetAPI.APIVersion
+@_exported import struct IntranetAPI.AnnouncementDraft
+@_exported import enum IntranetAPI.AnnouncementReaders
+@_exported import struct IntranetAPI.NewUser
+@_exported import struct IntranetAPI.User
+@_exported import enum IntranetAPI.UserRole
+@_exported import struct IntranetAPI.Problem
+@_exported import enum IntranetAPI.IntranetJSON
