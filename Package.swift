@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "IntranetTerminal", targets: ["IntranetTerminal"]),
         .executable(name: "intranet-server", targets: ["IntranetServerMain"]),
         .executable(name: "intranet", targets: ["IntranetCLI"]),
+        .executable(name: "feed-demo", targets: ["FeedDemo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -29,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         // The wire contract shared by server and client.
@@ -108,6 +110,10 @@ let package = Package(
         .executableTarget(name: "SpearalBenchmark", dependencies: ["Spearal"]),
         .executableTarget(name: "SpearalFuzz", dependencies: ["Spearal"]),
 
+        // The example app: screen logic on IntranetClient alone, and a terminal front for it.
+        .target(name: "FeedScreen", dependencies: ["IntranetClient"], path: "Examples/FeedScreen"),
+        .executableTarget(name: "FeedDemo", dependencies: ["FeedScreen", "IntranetClient"], path: "Examples/FeedDemo"),
+
         // Tests.
         .testTarget(name: "IntranetAPITests", dependencies: ["IntranetAPI"]),
         .testTarget(
@@ -164,6 +170,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SpearalTests", dependencies: ["Spearal"]),
+        .testTarget(name: "FeedScreenTests", dependencies: ["FeedScreen", "IntranetClient", "RESTRepositoryTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )
