@@ -170,6 +170,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SpearalTests", dependencies: ["Spearal"]),
+        // The README's client samples, in a target that sees only what an app sees.
+        .testTarget(name: "IntranetClientReadmeTests", dependencies: ["IntranetClient", "RESTRepositoryTesting"]),
         .testTarget(name: "FeedScreenTests", dependencies: ["FeedScreen", "IntranetClient", "RESTRepositoryTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,10 @@
 // `import IntranetClient` is all an app needs: the generic client layer (errors, paging,
-// versioned values, patch fields, retries, transports) and the wire types an app builds or
+// versioned values, patch fields, retries, transports), swift-http-types (header fields,
+// requests and statuses appear throughout that layer) and the wire types an app builds or
 // reads. The server's version-specific DTOs, header names and validation rules stay in
-// IntranetAPI, out of an app's way.
+// IntranetAPI, out of an app's way. swift-log is not re-exported: its `Logger` would clash
+// with `os.Logger` in apps that use both; an app that passes a logger imports Logging.
+@_exported import HTTPTypes
 @_exported import RESTRepository
 @_exported import enum IntranetAPI.APIVersion
 @_exported import struct IntranetAPI.AnnouncementDraft

@@ -5,6 +5,12 @@ import IntranetClient
 import RESTRepositoryTesting
 import Testing
 
+/// Lets a scripted server call back into the client it serves.
+private actor ClientHolder {
+    private(set) var client: IntranetClient?
+    func set(_ client: IntranetClient) { self.client = client }
+}
+
 /// Records the waits the client's retries ask for, instead of sleeping.
 private actor Waits {
     private(set) var all: [Duration] = []
@@ -73,9 +79,9 @@ struct SDKSurfaceTests {
         #expect(await transport.requests.map(\.method) == [.get])
     }
 
-    @Test("a login whose session cannot be kept fails as a RepositoryError and leaves the client signed out")
+    @Test("a login whose session cannot be kept fails as a RepositoryError, revokes the new token and leaves the client signed out")
     func loginStoreFailureIsRepositoryError() async throws {
-        let transport = MockTransport(script: [Accounts.loginAnswer(token: "tok-1")])
+        let transport = MockTransport(script: [Accounts.loginAnswer(token: "tok-1"), .status(.noContent)])
         let intranet = makeIntranet(transport, store: FailingSessionStore(session: nil))
 
         let error = await #expect(throws: RepositoryError.self) {
@@ -88,6 +94,46 @@ struct SDKSurfaceTests {
         }
         #expect(underlying is FailingSessionStore.DiskFull)
         #expect(await intranet.session.state == .signedOut)
+        let revoke = try #require(await transport.requests.last)
+        #expect(revoke.path == "/logout")
+        #expect(revoke.headerFields[.authorization] == "Bearer tok-1")
+    }
+
+    @Test("logging out an expired session whose file cannot be deleted says so in the outcome")
+    func expiredLogoutReportsStoreFailure() async throws {
+        let transport = MockTransport(script: [])
+        let intranet = makeIntranet(transport, store: FailingSessionStore(session: Accounts.session(expiresIn: -60)))
+
+        let outcome = await intranet.session.logout()
+
+        guard case .alreadyInvalid = outcome.server else {
+            Issue.record("expected alreadyInvalid, got \(outcome.server)")
+            return
+        }
+        #expect(outcome.storeFailure != nil)
+        #expect(outcome.userMessage.contains("no space left on device"))
+        #expect(await transport.requests.isEmpty)
+    }
+
+    @Test("a login that finishes while a logout is on the wire stays signed in")
+    func loginDuringLogoutSurvives() async throws {
+        let holder = ClientHolder()
+        let transport = MockTransport { request in
+            guard request.path == "/logout" else { return Accounts.loginAnswer(token: "tok-2") }
+            try await holder.client?.session.login(username: "ed", password: "pw")  // another task, meanwhile
+            return .status(.noContent)
+        }
+        let intranet = makeIntranet(transport, store: InMemorySessionStore(session: Accounts.session(token: "tok-1")))
+        await holder.set(intranet)
+
+        let outcome = await intranet.session.logout()
+
+        guard case .revoked = outcome.server else {
+            Issue.record("expected revoked, got \(outcome.server)")
+            return
+        }
+        #expect(await intranet.session.state == .signedIn(Accounts.editor))
+        #expect(await transport.requests.map(\.path) == ["/logout", "/login"])
     }
 
     @Test("logout never throws: a store that cannot delete is reported in the outcome")

@@ -17,7 +17,7 @@ struct SessionsEndToEndTests {
             let session = try await intranet.session.login(username: "Reader", password: liveTestPassword)
             let signedIn = await states.next()
             let me = try await intranet.session.me()
-            let outcome = try await intranet.session.logout()
+            let outcome = await intranet.session.logout()
             let signedOut = await states.next()
             let error = await #expect(throws: RepositoryError.self) { try await intranet.session.me() }
 

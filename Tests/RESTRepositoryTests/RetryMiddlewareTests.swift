@@ -49,6 +49,21 @@ struct RetryMiddlewareTests {
         #expect(await recorder.waits == [.seconds(1)])
     }
 
+    @Test("even with retriesTransportFailures, a guarded write (If-Match) is not sent again: its lost answer may hide a success")
+    func guardedWriteNotRetriedAfterTransportFailure() async throws {
+        let transport = MockTransport(script: [.failure(URLError(.networkConnectionLost)), .status(.noContent)])
+        let recorder = SleepRecorder()
+        var policy = Self.policy
+        policy.retriesTransportFailures = true
+
+        await #expect(throws: RepositoryError.self) {
+            try await Self.client(transport, recorder, policy: policy)
+                .perform(RESTRequest(.put, path: "/notes/1").setting(.ifMatch, to: "\"v1\""))
+        }
+
+        #expect(await transport.requests.count == 1)
+    }
+
     @Test("by default a refused connection fails at once: one attempt, no wait")
     func defaultPolicyFailsFastWithoutNetwork() async throws {
         let transport = MockTransport(script: [.failure(URLError(.cannotConnectToHost)), .status(.noContent)])

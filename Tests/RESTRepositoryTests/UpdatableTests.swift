@@ -76,6 +76,20 @@ struct UpdatableTests {
         #expect(requests.last?.path == "/notes/4")
     }
 
+    @Test("a write called through a generic Updatable still reports the typed conflict")
+    func conflictThroughGenericContext() async throws {
+        func rename<Notes: Updatable>(_ notes: Notes, id: Notes.ID) async throws -> Notes.Entity where Notes.Replacement == NoteDraft {
+            try await notes.update(NoteDraft(text: "renamed"), id: id, ifMatch: "\"old\"")
+        }
+        let transport = MockTransport(script: [.problem(.preconditionFailed), .json(Note(id: 4, text: "theirs"))])
+
+        let conflict = await #expect(throws: VersionConflict<Note>.self) {
+            _ = try await rename(NotesRepository(client: makeClient(transport)), id: 4)
+        }
+
+        #expect(conflict?.current?.text == "theirs")
+    }
+
     @Test("a conflict's current version is nil when the member is gone by the time it is read again")
     func conflictWithDeletedMember() async throws {
         let transport = MockTransport(script: [.problem(.preconditionFailed), .problem(.notFound)])

@@ -36,8 +36,9 @@ public struct SessionRepository: Repository {
     /// - Returns: the session with the token and the user.
     /// - Throws: `RepositoryError.unauthorized` for a wrong name or password,
     ///   `RepositoryError.rateLimited` after too many failed attempts,
-    ///   `RepositoryError.localStore` when the session could not be kept (the client then
-    ///   stays as it was).
+    ///   `RepositoryError.localStore` when the session could not be kept: the client then
+    ///   stays as it was, and the new token is revoked on the server (best effort) so no session
+    ///   is left behind that nobody can sign out.
     @discardableResult
     public func login(username: String, password: String) async throws -> Session {
         let request = try client.request(
@@ -46,6 +47,8 @@ public struct SessionRepository: Repository {
         do {
             try await credentials.set(session)
         } catch {
+            let revoke = RESTRequest(.post, path: path + "/logout").setting(.authorization, to: "Bearer \(session.token)")
+            try? await client.perform(revoke)
             throw RepositoryError.localStore(error)
         }
         return session
@@ -60,22 +63,24 @@ public struct SessionRepository: Repository {
     ///   not be told, so the token stays valid there until it expires.
     @discardableResult
     public func logout() async -> LogoutOutcome {
-        guard await credentials.session != nil else { return LogoutOutcome(server: .notSignedIn) }
-        guard let token = await credentials.currentToken() else {
-            return LogoutOutcome(server: .alreadyInvalid)
-        }
-        let request = RESTRequest(.post, path: path + "/logout").setting(.authorization, to: "Bearer \(token)")
+        guard let stored = await credentials.storedToken() else { return LogoutOutcome(server: .notSignedIn) }
         let server: LogoutOutcome.Server
-        do {
-            try await client.perform(request)
-            server = .revoked
-        } catch RepositoryError.unauthorized {
+        if stored.isExpired {
             server = .alreadyInvalid
-        } catch {
-            server = .notRevoked(error as? RepositoryError ?? .transport(error))
+        } else {
+            let request = RESTRequest(.post, path: path + "/logout").setting(.authorization, to: "Bearer \(stored.token)")
+            do {
+                try await client.perform(request)
+                server = .revoked
+            } catch RepositoryError.unauthorized {
+                server = .alreadyInvalid
+            } catch {
+                server = .notRevoked(error as? RepositoryError ?? .transport(error))
+            }
         }
         do {
-            try await credentials.set(nil)
+            // Only this token: a login that finished meanwhile on another task stays.
+            try await credentials.signOut(ifToken: stored.token)
             return LogoutOutcome(server: server)
         } catch {
             return LogoutOutcome(server: server, storeFailure: .localStore(error))

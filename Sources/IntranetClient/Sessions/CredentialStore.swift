@@ -75,6 +75,23 @@ public actor CredentialStore {
         try? await set(nil)
     }
 
+    /// Signs out if `token` is still the current token, reporting the store's failure to
+    /// delete it: what a logout does once the server has been told (or could not be). A
+    /// session signed in meanwhile stays.
+    ///
+    /// - Parameter token: the token that was signed out.
+    /// - Throws: what the store throws; the session is forgotten here all the same.
+    func signOut(ifToken token: String) async throws {
+        guard await loaded()?.token == token else { return }
+        try await set(nil)
+    }
+
+    /// The stored session's token and whether it has expired now, or `nil` when signed out.
+    func storedToken() async -> (token: String, isExpired: Bool)? {
+        guard let session = await loaded() else { return nil }
+        return (session.token, session.isExpired(at: now()))
+    }
+
     /// Keeps a fresher copy of the signed-in user (e.g. after `GET /users/me` showed a new
     /// role); does nothing when `user` is someone else or nobody is signed in.
     ///

@@ -49,8 +49,10 @@ public struct LogoutOutcome: Sendable {
             message = "Signed out on this device, but the server was not told (\(error.userMessage)); "
                 + "the session stays valid on the server until it expires."
         }
-        if let storeFailure {
-            message += " The saved session could not be deleted (\(storeFailure)); delete it by hand."
+        if case .localStore(let underlying)? = storeFailure {
+            message += " The saved session could not be deleted (\(underlying)); delete it by hand."
+        } else if let storeFailure {
+            message += " The saved session could not be deleted (\(storeFailure.userMessage)); delete it by hand."
         }
         return message
     }

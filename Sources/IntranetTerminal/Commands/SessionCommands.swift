@@ -16,11 +16,12 @@ struct LogoutCommand: AsyncParsableCommand, TerminalCommand {
     func execute(in context: TerminalContext) async throws {
         let session = try CommandSession(options: global, context: context)
         let outcome = await session.client.session.logout()
-        if let failure = outcome.storeFailure {
-            // Signed out in this process only: the next run would load the session again.
-            throw TerminalFailure(.failure, "the session file could not be deleted (\(failure)); delete it by hand")
-        }
+        // The whole story first (what the server knows, and that the file is left behind)…
         await context.io.write(outcome.userMessage + "\n")
+        if outcome.storeFailure != nil {
+            // …then a failing status: the next run would load the session again.
+            throw TerminalFailure(.failure, "the session file could not be deleted; delete it by hand")
+        }
     }
 }
 

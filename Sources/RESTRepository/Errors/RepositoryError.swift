@@ -4,7 +4,8 @@ import HTTPTypes
 /// Every way a repository call can fail, one case per situation a user interface treats
 /// differently.
 ///
-/// Repositories throw nothing else. Each HTTP case keeps the ``ResponseDetails`` (status,
+/// Repositories throw nothing else, but for one typed case: the guarded writes of a ``Readable``
+/// repository throw ``VersionConflict`` on 412. Each HTTP case keeps the ``ResponseDetails`` (status,
 /// header fields, body and decoded problem body). Responses are classified in exactly one
 /// place, ``RepositoryError/init(response:body:)``.
 public enum RepositoryError: Error, Sendable {

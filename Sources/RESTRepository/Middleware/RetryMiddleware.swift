@@ -58,7 +58,7 @@ public struct RetryMiddleware: TransportMiddleware {
                 else { return (response, data) }
                 delay = wait
             } catch {
-                guard attempt < policy.maxAttempts, isRetryable(error) else { throw error }
+                guard attempt < policy.maxAttempts, isRetryable(error, request) else { throw error }
                 delay = policy.backoff(beforeRetry: attempt)
             }
             try await sleep(delay)
@@ -78,7 +78,10 @@ public struct RetryMiddleware: TransportMiddleware {
         return asked <= policy.maxDelay ? asked : nil
     }
 
-    private func isRetryable(_ error: any Error) -> Bool {
-        policy.retriesTransportFailures && !(error is CancellationError) && !Task.isCancelled
+    /// A guarded write (`If-Match`) whose answer was lost may well have succeeded: sent again it
+    /// would meet 412 against its own change, so it is never retried after a transport failure.
+    private func isRetryable(_ error: any Error, _ request: HTTPRequest) -> Bool {
+        policy.retriesTransportFailures && request.headerFields[.ifMatch] == nil
+            && !(error is CancellationError) && !Task.isCancelled
     }
 }

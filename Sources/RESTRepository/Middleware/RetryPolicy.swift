@@ -19,7 +19,10 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The statuses worth a retry.
     public var retriedStatuses: Set<Int>
     /// Whether a request that got no response (refused, unreachable, timed out) is sent
-    /// again; `false` by default, so a dead network fails fast.
+    /// again; `false` by default, so a dead network fails fast. Even when `true`, a request
+    /// carrying `If-Match` is not: its lost answer may hide a success that a second attempt
+    /// would report as a conflict with itself. (An unguarded `DELETE` retried this way may
+    /// answer 404 for the same reason.)
     public var retriesTransportFailures: Bool
 
     /// Creates a policy.

@@ -21,7 +21,10 @@ public protocol CollectionRepository: Repository {
     /// The error a 412 answer to a conditional write of member `id` becomes.
     ///
     /// The default is ``RepositoryError/preconditionFailed(_:)``; a ``Readable`` repository
-    /// reads the member again and gives a typed ``VersionConflict`` with it.
+    /// reads the member again and gives a typed ``VersionConflict`` with it. Which one a type
+    /// gets is fixed where it declares its conformances: declare `Readable` with the write
+    /// protocols (as `AnnouncementsRepository` does), not in a conditional or later extension,
+    /// or implement this method yourself.
     ///
     /// - Parameters:
     ///   - response: the 412 response.

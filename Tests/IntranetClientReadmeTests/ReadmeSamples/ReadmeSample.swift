@@ -26,6 +26,7 @@ func tour(_ intranet: IntranetClient) async throws -> [String] {
         current = try await announcements.patch(AnnouncementPatch(body: .null), of: current)
     } catch let conflict as VersionConflict<Announcement> {
         print("Changed meanwhile:", conflict.current?.title ?? "(deleted)")
+        return titles  // theirs stays: show it, let the user decide
     } catch let error as RepositoryError {
         print(error.userMessage)  // e.g. "title must not be empty"
     }

@@ -1,0 +1,89 @@
+import Foundation
+import IntranetClient
+import RESTRepositoryTesting
+import Testing
+
+/// The README's "Swift client" samples, compiled and run in a target that depends on
+/// IntranetClient and RESTRepositoryTesting only, as an app and its tests would.
+@Suite("README sample")
+struct ReadmeSampleTests {
+    private static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The "Swift client" section of the README, up to the next top-level section.
+    private static func readmeText() throws -> String {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        guard let start = text.range(of: "## Swift client") else { throw CocoaError(.fileReadCorruptFile) }
+        let rest = text[start.upperBound...]
+        let end = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
+        return String(rest[..<end])
+    }
+
+    @Test("every Swift block of the README section is compiled verbatim by this target")
+    func readmeMatchesCompiledSample() throws {
+        let readme = try Self.readmeText()
+        let samples = try ["ReadmeSample.swift", "ReadmeTestingSample.swift"].map {
+            try String(contentsOf: Self.packageRoot.appendingPathComponent("Tests/IntranetClientReadmeTests/ReadmeSamples/\($0)"), encoding: .utf8)
+        }
+
+        let blocks = readme.components(separatedBy: "```swift\n").dropFirst()
+            .compactMap { $0.components(separatedBy: "```").first }
+            .filter { $0.contains("import ") }
+
+        #expect(blocks.count == 2)
+        for block in blocks {
+            #expect(samples.contains { $0.hasSuffix(block) }, "README block not compiled:\n\(block)")
+        }
+    }
+
+    /// A server with three announcements that answers writes with a new ETag each time.
+    private static func server(patchConflicts: Bool = false) -> MockTransport {
+        MockTransport { request in
+            switch request.method {
+            case .get:
+                let items = (1...3).map { #"{"id":\#($0),"title":"Title \#($0)"}"# }.joined(separator: ",")
+                return .text("[\(items)]", headerFields: [.xTotal: "3"])
+            case .post:
+                return .text(#"{"id":4,"title":"Canteen closed","body":"<p>Friday only.</p>"}"#, status: .created, headerFields: [.eTag: "\"4.1\""])
+            case .patch where patchConflicts:
+                return .problem(.preconditionFailed)
+            case .patch:
+                return .text(#"{"id":4,"title":"Canteen closed","body":null}"#, headerFields: [.eTag: "\"4.2\""])
+            default:
+                return .status(.noContent)
+            }
+        }
+    }
+
+    @Test("the tour walks every title and a sorted page, then creates, patches and deletes guarded by the latest ETag")
+    func tourRuns() async throws {
+        let transport = Self.server()
+        let intranet = IntranetClient(transport: transport, apiVersion: .v2_0)
+
+        let titles = try await tour(intranet)
+
+        #expect(titles == ["Title 1", "Title 2", "Title 3"])
+        let sorted = await transport.requests.first { $0.queryDictionary["sort"] != nil }
+        #expect(sorted?.queryDictionary["sort"] == "createdAt")
+        #expect(sorted?.queryDictionary["order"] == "desc")
+        let writes = await transport.requests.filter { $0.method != .get }
+        #expect(writes.map(\.method) == [.post, .patch, .delete])
+        #expect(writes.map { $0.headerFields[.ifMatch] } == [nil, "\"4.1\"", "\"4.2\""])
+        #expect(makeIntranet()?.apiVersion == .v2_0)
+    }
+
+    @Test("the tour stops at a conflict instead of deleting what someone else changed")
+    func tourStopsAtConflict() async throws {
+        let transport = Self.server(patchConflicts: true)
+        let intranet = IntranetClient(transport: transport, apiVersion: .v2_0)
+
+        _ = try await tour(intranet)
+
+        #expect(await transport.requests.map(\.method).filter { $0 != .get } == [.post, .patch])
+    }
+
+    @Test("the testing sample returns the scripted title")
+    func testingSampleRuns() async throws {
+        #expect(try await firstTitle() == "Hello")
+    }
+}
