@@ -21,8 +21,7 @@ extension TerminalFailure {
             return
         }
         if let conflict = error as? VersionConflict<Announcement> {
-            let now = conflict.current.map { " (it is now titled “\($0.title)”)" } ?? ""
-            self.init(.conflict, "\(subject) was changed by someone else since it was read\(now); nothing was saved — look at it again and retry")
+            self.init(.conflict, TerminalFailure.changedMeanwhile(subject, nowTitled: conflict.current?.title))
             return
         }
         guard let error = error as? RepositoryError else {
@@ -41,7 +40,7 @@ extension TerminalFailure {
             let reason = fields.isEmpty ? (details.problem?.detail ?? "invalid input") : fields
             self.init(.validation, "the server did not accept \(subject): \(reason)")
         case .preconditionFailed:
-            self.init(.conflict, "\(subject) was changed by someone else since it was read; nothing was saved — look at it again and retry")
+            self.init(.conflict, TerminalFailure.changedMeanwhile(subject, nowTitled: nil))
         case .missingETag:
             self.init(.conflict, "\(subject) was read without an ETag, so the change could not be guarded; nothing was saved")
         case .localStore(let underlying):
@@ -75,6 +74,12 @@ extension TerminalFailure {
     /// rather than its session.
     static func isSignatureRefusal(_ details: ResponseDetails) -> Bool {
         details.headerFields[.wwwAuthenticate]?.lowercased().hasPrefix("signature") == true
+    }
+
+    /// A lost race on a guarded write, naming the current title when it is known.
+    private static func changedMeanwhile(_ subject: String, nowTitled title: String?) -> String {
+        let now = title.map { " (it is now titled “\($0)”)" } ?? ""
+        return "\(subject) was changed by someone else since it was read\(now); nothing was saved — look at it again and retry"
     }
 
     private static func detail(_ details: ResponseDetails) -> String {
