@@ -34,7 +34,7 @@ let package = Package(
     ],
     targets: [
         // The wire contract shared by server and client.
-        .target(name: "IntranetAPI"),
+        .target(name: "IntranetAPI", dependencies: ["Spearal"]),
 
         // The server.
         .target(
@@ -67,6 +67,7 @@ let package = Package(
         .target(
             name: "RESTRepository",
             dependencies: [
+                "Spearal",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -76,6 +77,7 @@ let package = Package(
             name: "RESTRepositoryTesting",
             dependencies: [
                 "RESTRepository",
+                "Spearal",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -84,6 +86,7 @@ let package = Package(
             dependencies: [
                 "RESTRepository",
                 "IntranetAPI",
+                "Spearal",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -120,6 +123,7 @@ let package = Package(
             name: "IntranetServerTests",
             dependencies: [
                 "IntranetServer",
+                "Spearal",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -131,6 +135,7 @@ let package = Package(
             dependencies: [
                 "RESTRepository",
                 "RESTRepositoryTesting",
+                "Spearal",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -149,6 +154,7 @@ let package = Package(
             name: "IntranetEndToEndTests",
             dependencies: [
                 "IntranetClient",
+                "Spearal",
                 "IntranetServer",
                 "RESTRepository",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

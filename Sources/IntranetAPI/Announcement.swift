@@ -32,8 +32,27 @@ public enum AnnouncementV1 {
         }
     }
 
-    /// A version 1.0 list item has the same shape as the detail.
-    public typealias ListItem = Detail
+    /// A version 1.0 list item: the detail's keys (`id`, `title`, `body`) under its own wire
+    /// class (`intranet.AnnouncementSummary`, like every version's list items).
+    public struct ListItem: Codable, Sendable, Equatable {
+        /// The item's content, encoded exactly as the detail.
+        public var content: Detail
+
+        /// Creates a version 1.0 list item.
+        public init(id: Int, title: String, body: String?) {
+            content = Detail(id: id, title: title, body: body)
+        }
+
+        /// Reads the detail's keys.
+        public init(from decoder: any Decoder) throws {
+            content = try Detail(from: decoder)
+        }
+
+        /// Writes the detail's keys.
+        public func encode(to encoder: any Encoder) throws {
+            try content.encode(to: encoder)
+        }
+    }
 }
 
 /// Announcement shapes of version 2.0.

@@ -15,6 +15,9 @@ public enum HeaderName {
     public static let perPage = "X-Per-Page"
     /// The id the server gave the request; it also appears in the server's log lines.
     public static let requestID = "X-Request-Id"
+    /// Asks for only some properties of a class: `intranet.Announcement#title,createdAt`, one
+    /// header line per class (the JSON twin is the query parameter `fields`).
+    public static let spearalPropertyFilter = "Spearal-PropertyFilter"
 }
 
 /// Media types the intranet API speaks.
@@ -23,8 +26,10 @@ public enum MediaType {
     public static let json = "application/json"
     /// JSON Merge Patch bodies (RFC 7396), accepted by `PATCH`.
     public static let mergePatch = "application/merge-patch+json"
-    /// RFC 9457 problem details, the body of every error.
+    /// RFC 9457 problem details, the body of every error, whatever the format asked for.
     public static let problem = "application/problem+json"
+    /// The Spearal binary encoding of the same data as the JSON (`../shared/spearal/FORMAT.md`).
+    public static let spearal = "application/spearal"
 }
 
 /// Names of the headers of a signed request (API.md §3, "Signed requests").

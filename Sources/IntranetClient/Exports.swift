@@ -14,3 +14,5 @@
 @_exported import enum IntranetAPI.UserRole
 @_exported import struct IntranetAPI.Problem
 @_exported import enum IntranetAPI.IntranetJSON
+@_exported import enum IntranetAPI.WireFormat
+@_exported import enum IntranetAPI.WireClass

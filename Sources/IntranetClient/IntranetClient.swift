@@ -25,6 +25,9 @@ import RESTRepository
 public struct IntranetClient: Sendable {
     /// The API version every request asks for (`Accept-Version`).
     public let apiVersion: APIVersion
+    /// The format of bodies each way: JSON, or Spearal (smaller, and partial updates are
+    /// partial objects). Every call works the same in either.
+    public let format: WireFormat
     /// The request pieces every repository shares (transport with middleware, coders,
     /// paging names), for endpoints of your own.
     public let restClient: RESTClient
@@ -41,11 +44,13 @@ public struct IntranetClient: Sendable {
     /// - Parameters:
     ///   - baseURL: the server, e.g. `http://127.0.0.1:8080`; a path is kept.
     ///   - apiVersion: the API version to ask for (the latest by default).
+    ///   - format: the body format each way (JSON by default).
     ///   - configuration: session store, authentication, signing, retries, logging, time-out.
     ///     Signatures cover the base URL's path as well.
     public init(
         baseURL: URL,
         apiVersion: APIVersion = .latest,
+        format: WireFormat = .json,
         configuration: IntranetClientConfiguration = IntranetClientConfiguration()
     ) {
         let transport = URLSessionTransport(configuration: .init(
@@ -54,7 +59,7 @@ public struct IntranetClient: Sendable {
         var configuration = configuration
         configuration.logBaseURL = configuration.logBaseURL ?? baseURL
         self.init(
-            transport: transport, apiVersion: apiVersion, configuration: configuration,
+            transport: transport, apiVersion: apiVersion, format: format, configuration: configuration,
             signingPathPrefix: IntranetRequestSigner.pathPrefix(for: baseURL))
     }
 
@@ -63,14 +68,16 @@ public struct IntranetClient: Sendable {
     /// - Parameters:
     ///   - transport: the transport that finally sends each request.
     ///   - apiVersion: the API version to ask for (the latest by default).
+    ///   - format: the body format each way (JSON by default).
     ///   - configuration: session store, authentication, signing, retries, logging.
     ///     Signatures cover the paths as the transport receives them (no base path).
     public init(
         transport: any Transport,
         apiVersion: APIVersion = .latest,
+        format: WireFormat = .json,
         configuration: IntranetClientConfiguration = IntranetClientConfiguration()
     ) {
-        self.init(transport: transport, apiVersion: apiVersion, configuration: configuration, signingPathPrefix: "")
+        self.init(transport: transport, apiVersion: apiVersion, format: format, configuration: configuration, signingPathPrefix: "")
     }
 
     /// Creates a client over a transport whose base URL has a path, so signatures cover it
@@ -79,25 +86,34 @@ public struct IntranetClient: Sendable {
     /// - Parameters:
     ///   - transport: the transport that finally sends each request.
     ///   - apiVersion: the API version to ask for.
+    ///   - format: the body format each way.
     ///   - configuration: session store, authentication, signing, retries, logging.
     ///   - signingPathPrefix: the base URL's percent-encoded path, e.g. from
     ///     ``IntranetRequestSigner/pathPrefix(for:)``.
     public init(
-        transport: any Transport, apiVersion: APIVersion,
+        transport: any Transport, apiVersion: APIVersion, format: WireFormat = .json,
         configuration: IntranetClientConfiguration, signingPathPrefix: String
     ) {
         self.apiVersion = apiVersion
+        self.format = format
         let credentials = CredentialStore(store: configuration.sessionStore)
         let middleware = configuration.middleware(
             for: apiVersion, credentials: credentials, signingPathPrefix: signingPathPrefix)
         let chain = MiddlewareTransport(transport, middleware: middleware)
-        let client = RESTClient(
-            transport: chain,
-            makeEncoder: { IntranetJSON.encoder() },
-            makeDecoder: { IntranetJSON.decoder() })
+        let client = RESTClient(transport: chain, coder: format.bodyCoder)
         restClient = client
         announcements = AnnouncementsRepository(client: client, apiVersion: apiVersion)
         session = SessionRepository(client: client, credentials: credentials)
         users = UsersRepository(client: client)
+    }
+}
+
+extension WireFormat {
+    /// The SDK's coder for this format: the API's JSON dates, or Spearal.
+    var bodyCoder: any BodyCoder {
+        switch self {
+        case .json: JSONBodyCoder(makeEncoder: { IntranetJSON.encoder() }, makeDecoder: { IntranetJSON.decoder() })
+        case .spearal: SpearalBodyCoder()
+        }
     }
 }

@@ -7,6 +7,8 @@ struct AppRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The negotiated API version (set by ``VersionMiddleware`` on versioned routes).
     var apiVersion: APIVersion = .latest
+    /// The negotiated format of answers (set by ``VersionMiddleware`` on versioned routes).
+    var wireFormat: WireFormat = .json
     /// The signed-in user, when the request carries a valid bearer token.
     var user: User?
     /// The bearer token the request carried, when it was valid (for `POST /logout`).

@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import RESTRepository
+import Spearal
 
 /// One answer of a ``MockTransport``: a response with a body, or a failure.
 public struct MockResponse: Sendable {
@@ -46,6 +48,29 @@ public struct MockResponse: Sendable {
             return .text(
                 String(decoding: try encoder.encode(value), as: UTF8.self), status: status,
                 headerFields: headerFields, contentType: "application/json")
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A Spearal response encoding `value` (with `Content-Type: application/spearal`).
+    ///
+    /// - Parameters:
+    ///   - value: the body; name its class with `SpearalClassNamed` as the server does.
+    ///   - status: the status (200 by default).
+    ///   - headerFields: more header fields.
+    ///   - encoder: the encoder (a plain `SpearalEncoder` by default; give it a property filter
+    ///     to answer as a filtering server would).
+    public static func spearal(
+        _ value: some Encodable,
+        status: HTTPResponse.Status = .ok,
+        headerFields: HTTPFields = [:],
+        encoder: SpearalEncoder = SpearalEncoder()
+    ) -> MockResponse {
+        do {
+            var fields = headerFields
+            fields[.contentType] = SpearalBodyCoder.mediaType
+            return MockResponse(status: status, headerFields: fields, body: try encoder.encode(value))
         } catch {
             return .failure(error)
         }

@@ -5,14 +5,15 @@ import RESTRepository
 import Testing
 
 /// The SDK against the real server on a loopback socket through `URLSessionTransport`
-/// (issue 4, item 13). Every test gets a server of its own with the six seeded announcements.
+/// (issue 4, item 13), in JSON and in Spearal: every call works the same in either format.
+/// Every test gets a server of its own with the six seeded announcements.
 @Suite("Announcements end to end")
 struct AnnouncementsEndToEndTests {
-    @Test("1.0 lists carry bodies and opening needs no request; 2.0 lists carry titles and opening fetches the body")
-    func bothFlows() async throws {
+    @Test("1.0 lists carry bodies and opening needs no request; 2.0 lists carry titles and opening fetches the body", arguments: WireFormat.allCases)
+    func bothFlows(format: WireFormat) async throws {
         try await withLiveServer { url in
-            let v1 = IntranetClient(baseURL: url, apiVersion: .v1_0)
-            let v2 = IntranetClient(baseURL: url, apiVersion: .v2_0)
+            let v1 = IntranetClient(baseURL: url, apiVersion: .v1_0, format: format)
+            let v2 = IntranetClient(baseURL: url, apiVersion: .v2_0, format: format)
 
             let oldList = try await v1.announcements.read(page: 1, pageSize: 100).items
             let newList = try await v2.announcements.read(page: 1, pageSize: 100).items
@@ -31,10 +32,10 @@ struct AnnouncementsEndToEndTests {
         }
     }
 
-    @Test("create, read by id, patch leaving the body alone and then clearing it (each guarded by the last ETag), delete, then 404")
-    func lifecycle() async throws {
+    @Test("create, read by id, patch leaving the body alone and then clearing it (each guarded by the last ETag), delete, then 404", arguments: WireFormat.allCases)
+    func lifecycle(format: WireFormat) async throws {
         try await withLiveServer { url in
-            let intranet = try await signedInClient(url, as: "editor")
+            let intranet = try await signedInClient(url, as: "editor", format: format)
 
             let created = try await intranet.announcements.createVersioned(AnnouncementDraft(title: "  Fire drill ", body: "<p>10:00</p>"))
             let read = try await intranet.announcements.readVersioned(id: created.id)
@@ -55,10 +56,10 @@ struct AnnouncementsEndToEndTests {
         }
     }
 
-    @Test("an update based on a stale read meets 412 carrying the server's current version, and changes nothing")
-    func conditionalUpdate() async throws {
+    @Test("an update based on a stale read meets 412 carrying the server's current version, and changes nothing", arguments: WireFormat.allCases)
+    func conditionalUpdate(format: WireFormat) async throws {
         try await withLiveServer { url in
-            let intranet = try await signedInClient(url, as: "editor")
+            let intranet = try await signedInClient(url, as: "editor", format: format)
             let mine = try await intranet.announcements.readVersioned(id: 2)
             _ = try await intranet.announcements.patchUnconditionally(AnnouncementPatch(title: "Changed by a colleague"), id: 2)
 
@@ -73,10 +74,10 @@ struct AnnouncementsEndToEndTests {
         }
     }
 
-    @Test("the async sequences walk every page and every item exactly once")
-    func paging() async throws {
+    @Test("the async sequences walk every page and every item exactly once", arguments: WireFormat.allCases)
+    func paging(format: WireFormat) async throws {
         try await withLiveServer { url in
-            let intranet = try await signedInClient(url, as: "editor")
+            let intranet = try await signedInClient(url, as: "editor", format: format)
             for index in 1...17 {
                 _ = try await intranet.announcements.create(AnnouncementDraft(title: "Page item \(index)"))
             }
@@ -96,10 +97,10 @@ struct AnnouncementsEndToEndTests {
         }
     }
 
-    @Test("validation errors arrive as the typed 422 with each field's message")
-    func validation() async throws {
+    @Test("validation errors arrive as the typed 422 with each field's message", arguments: WireFormat.allCases)
+    func validation(format: WireFormat) async throws {
         try await withLiveServer { url in
-            let intranet = try await signedInClient(url, as: "editor")
+            let intranet = try await signedInClient(url, as: "editor", format: format)
 
             let error = await #expect(throws: RepositoryError.self) {
                 try await intranet.announcements.create(AnnouncementDraft(title: "   "))

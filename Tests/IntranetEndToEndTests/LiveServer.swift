@@ -6,8 +6,8 @@ import Testing
 @testable import IntranetServer
 
 /// A client for `url` signed in as `username`.
-func signedInClient(_ url: URL, as username: String, version: APIVersion = .v2_0) async throws -> IntranetClient {
-    let client = IntranetClient(baseURL: url, apiVersion: version)
+func signedInClient(_ url: URL, as username: String, version: APIVersion = .v2_0, format: WireFormat = .json) async throws -> IntranetClient {
+    let client = IntranetClient(baseURL: url, apiVersion: version, format: format)
     _ = try await client.session.login(username: username, password: liveTestPassword)
     return client
 }

@@ -80,7 +80,7 @@ struct VersioningTests {
             let response = try await client.send(method, path, version: "1.0")
 
             #expect(response.headers[.apiVersion] == "1.0")
-            #expect(response.headers[.vary] == "Accept, Accept-Version")
+            #expect(response.headers[.vary] == "Accept, Accept-Version, Spearal-PropertyFilter")
         }
     }
 
@@ -89,7 +89,7 @@ struct VersioningTests {
         try await withTestServer { _, client in
             let response = try await client.send(.get, "/announcements", version: "9.9")
 
-            #expect(response.headers[.vary] == "Accept, Accept-Version")
+            #expect(response.headers[.vary] == "Accept, Accept-Version, Spearal-PropertyFilter")
         }
     }
 }

@@ -52,7 +52,7 @@ struct LoggingMiddlewareTests {
         let answer = #"{"token":"tok-9f8e7d","expiresAt":"2026-12-21T09:30:00.000Z","user":{"id":1}}"#
         let transport = MockTransport(script: [.text(answer), .status(.noContent)])
         let client = RESTClient(transport: transport.with(LoggingMiddleware(logger: logger)))
-        let login = try client.request(.post, path: "/login", json: ["username": "ada", "password": "pa55-w0rd"])
+        let login = try client.request(.post, path: "/login", body: ["username": "ada", "password": "pa55-w0rd"])
 
         try await client.perform(login)
         try await client.perform(RESTRequest(.post, path: "/logout", headerFields: .fields([("Authorization", "Bearer tok-9f8e7d")])))

@@ -63,14 +63,14 @@ struct URLSessionTransportTests {
         defer { server.stop() }
         let transport = try Self.transport(server.baseURL.absoluteString + "/api")
         let client = RESTClient(transport: transport)
-        let request = try client.request(.post, path: "/notes", query: [URLQueryItem(name: "x", value: "1")], json: NoteDraft(text: "posted"))
+        let request = try client.request(.post, path: "/notes", query: [URLQueryItem(name: "x", value: "1")], body: NoteDraft(text: "posted"))
 
         let response = try await client.send(request)
 
         #expect(response.head.status == .created)
         #expect(response.etag == "\"e1\"")
         #expect(response.headerFields[.xTotal] == "3")
-        #expect(try response.decode(Note.self, using: JSONDecoder()) == Note(id: 1, text: "posted"))
+        #expect(try response.decode(Note.self, using: JSONBodyCoder()) == Note(id: 1, text: "posted"))
         let received = try #require(server.receivedRequests.first)
         #expect(received.hasPrefix("POST /api/notes?x=1 HTTP/1.1\r\n"))
         #expect(received.lowercased().contains("x-client: sdk"))

@@ -20,6 +20,21 @@ public struct AnnouncementSummary: Decodable, Sendable, Equatable, Identifiable 
         public var isIncluded: Bool {
             self != .notIncluded
         }
+
+        /// Reads a body key: absent is ``notIncluded``, `null` ``empty``, a string ``html(_:)``.
+        ///
+        /// - Parameters:
+        ///   - container: the object holding the key.
+        ///   - key: the body's key.
+        public init<Key: CodingKey>(from container: KeyedDecodingContainer<Key>, forKey key: Key) throws {
+            if !container.contains(key) {
+                self = .notIncluded
+            } else if let html = try container.decodeIfPresent(String.self, forKey: key) {
+                self = .html(html)
+            } else {
+                self = .empty
+            }
+        }
     }
 
     /// The server-assigned id.
@@ -48,12 +63,6 @@ public struct AnnouncementSummary: Decodable, Sendable, Equatable, Identifiable 
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int.self, forKey: .id)
         title = try container.decode(String.self, forKey: .title)
-        if !container.contains(.body) {
-            body = .notIncluded
-        } else if let html = try container.decodeIfPresent(String.self, forKey: .body) {
-            body = .html(html)
-        } else {
-            body = .empty
-        }
+        body = try Body(from: container, forKey: .body)
     }
 }

@@ -42,7 +42,7 @@ public struct SessionRepository: Repository {
     @discardableResult
     public func login(username: String, password: String) async throws -> Session {
         let request = try client.request(
-            .post, path: path + "/login", json: LoginRequest(username: username, password: password))
+            .post, path: path + "/login", body: LoginRequest(username: username, password: password))
         let session = Session(try await client.value(request, as: LoginResponse.self))
         do {
             try await credentials.set(session)

@@ -50,7 +50,7 @@ public struct UsersRepository: Patchable, Deletable {
     /// - Throws: `RepositoryError.conflict` when the name is taken,
     ///   `RepositoryError.unprocessable` for invalid fields.
     public func create(_ newUser: NewUser) async throws -> User {
-        try await client.value(try client.request(.post, path: path, json: newUser), as: User.self)
+        try await client.value(try client.request(.post, path: path, body: newUser), as: User.self)
     }
 
     /// Gives an account another role: `PATCH /users/{id}` with `{"role": …}`.

@@ -31,23 +31,25 @@ struct AnnouncementController: Sendable {
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let rawQuery = request.uri.query ?? ""
         let query = try ListQuery.parse(rawQuery)
-        let version = context.apiVersion
+        let representation = try Representation(request, context: context, primary: .announcementSummary)
         let visibility = context.visibility
-        let entry = try await cached("list|\(version.rawValue)|\(visibility.cacheKey)|\(rawQuery)", for: visibility) {
+        let key = "list|\(representation.version.rawValue)|\(representation.cacheKey)|\(visibility.cacheKey)|\(rawQuery)"
+        let entry = try await cached(key, for: visibility) {
             let (items, total) = try await repository.list(query.request, visibility: visibility)
             let links = PageLinks(query: query, path: Self.collectionPath, total: total)
-            return try AnnouncementRepresentation.list(items, version: version, links: links)
+            return try AnnouncementRepresentation.list(items, as: representation, links: links)
         }
         return entry.response(for: request)
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try Self.announcementID(context)
-        let version = context.apiVersion
+        let representation = try Representation(request, context: context, primary: .announcement)
         let visibility = context.visibility
-        let entry = try await cached("detail|\(version.rawValue)|\(visibility.cacheKey)|\(id)", for: visibility) {
+        let key = "detail|\(representation.version.rawValue)|\(representation.cacheKey)|\(visibility.cacheKey)|\(id)"
+        let entry = try await cached(key, for: visibility) {
             guard let announcement = try await repository.find(id: id, visibility: visibility) else { throw APIError.notFound() }
-            return try AnnouncementRepresentation.detail(announcement, version: version, showsReaders: visibility == .everything)
+            return try AnnouncementRepresentation.detail(announcement, as: representation, showsReaders: visibility == .everything)
         }
         return entry.response(for: request)
     }
@@ -77,11 +79,12 @@ struct AnnouncementController: Sendable {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireRole(.editor)
-        let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: false)
+        let representation = try Representation(request, context: context, primary: .announcement)
+        let json = try await RequestBody.value(of: request, limit: maxBodySize, allowsMergePatch: false)
         let content = try AnnouncementInput.draft(from: json)(nil)
         let created = try await repository.create(content)
         cache.invalidate()
-        var entry = try AnnouncementRepresentation.detail(created, version: context.apiVersion, showsReaders: true)
+        var entry = try AnnouncementRepresentation.detail(created, as: representation, showsReaders: true)
         entry.headers[.location] = "\(Self.collectionPath)/\(created.id)"
         return entry.response(status: .created)
     }
@@ -89,23 +92,26 @@ struct AnnouncementController: Sendable {
     @Sendable func replace(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try Self.announcementID(context)
         try await requireEditor(of: id, context: context)
-        let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: false)
+        let representation = try Representation(request, context: context, primary: .announcement)
+        let json = try await RequestBody.value(of: request, limit: maxBodySize, allowsMergePatch: false)
         let replacement = try AnnouncementInput.draft(from: json)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
         let updated = try await repository.update(id: id, precondition: precondition) { current in replacement(current) }
         cache.invalidate()
-        return try AnnouncementRepresentation.detail(updated, version: context.apiVersion, showsReaders: true).response(status: .ok)
+        return try AnnouncementRepresentation.detail(updated, as: representation, showsReaders: true).response(status: .ok)
     }
 
     @Sendable func patch(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try Self.announcementID(context)
         try await requireEditor(of: id, context: context)
-        let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: true)
+        let representation = try Representation(request, context: context, primary: .announcement)
+        // A Spearal body is a partial object: the same merge as JSON Merge Patch.
+        let json = try await RequestBody.value(of: request, limit: maxBodySize, allowsMergePatch: true)
         let merge = try AnnouncementInput.mergePatch(from: json)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
         let updated = try await repository.update(id: id, precondition: precondition, change: merge)
         cache.invalidate()
-        return try AnnouncementRepresentation.detail(updated, version: context.apiVersion, showsReaders: true).response(status: .ok)
+        return try AnnouncementRepresentation.detail(updated, as: representation, showsReaders: true).response(status: .ok)
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {

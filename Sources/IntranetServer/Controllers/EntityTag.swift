@@ -5,23 +5,26 @@ import IntranetAPI
 /// Strong entity tags and the `If-Match` / `If-None-Match` rules (RFC 9110 §13).
 ///
 /// An announcement's tag is `"<id>.<revision>.v<major>"` (with a trailing `e` for the editors'
-/// 2.0 detail, which adds `readers`): the revision changes on every write, and the last part
-/// keeps the representations apart. `If-Match` compares only
-/// id and revision, so a tag read under either version guards a write.
+/// 2.0 detail, which adds `readers`, then the representation's suffix: `-s` for Spearal,
+/// `-f<hex>` for a property selection): the revision changes on every write, and the last part
+/// keeps the representations apart. `If-Match` compares only id and revision, so a tag read
+/// under any version, format or selection guards a write.
 enum EntityTag {
-    static func forAnnouncement(id: Int, revision: Int, version: APIVersion, showsReaders: Bool = false) -> String {
+    static func forAnnouncement(id: Int, revision: Int, version: APIVersion, showsReaders: Bool = false, suffix: String = "") -> String {
         let major = version.rawValue.prefix(while: { $0 != "." })
-        return "\"\(id).\(revision).v\(major)\(showsReaders ? "e" : "")\""
+        return "\"\(id).\(revision).v\(major)\(showsReaders ? "e" : "")\(suffix)\""
     }
 
-    /// A tag derived from the bytes of a representation (for lists).
-    static func forContent(_ body: Data) -> String {
-        let digest = SHA256.hash(data: body)
-        let hex = digest.prefix(12).map { byte in
+    /// A tag derived from the bytes of a representation (for lists), followed by the
+    /// representation's suffix, so equal bytes of two representations still get two tags.
+    static func forContent(_ body: some Sequence<UInt8>, suffix: String = "") -> String {
+        var hash = SHA256()
+        hash.update(data: Array(body))
+        let hex = hash.finalize().prefix(12).map { byte in
             let text = String(byte, radix: 16)
             return byte < 16 ? "0" + text : text
         }
-        return "\"l" + hex.joined() + "\""
+        return "\"l" + hex.joined() + suffix + "\""
     }
 
     /// What an `If-Match` header requires of the announcement `id`.

@@ -16,10 +16,11 @@ struct SessionController: Sendable {
     }
 
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: false)
+        let representation = try Representation(request, context: context, primary: .loginResponse)
+        let json = try await RequestBody.value(of: request, limit: maxBodySize, allowsMergePatch: false)
         let credentials = try UserInput.login(from: json)
         let session = try await auth.login(username: credentials.username, password: credentials.password)
-        var response = try JSONResponse.make(session)
+        var response = try representation.response(session)
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -33,18 +34,7 @@ struct SessionController: Sendable {
     }
 
     @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try JSONResponse.make(try context.requireRole(.reader))
-    }
-}
-
-/// JSON answers of the routes that are not cached.
-enum JSONResponse {
-    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let body = try IntranetJSON.encoder().encode(value)
-        return Response(
-            status: status,
-            headers: [.contentType: MediaType.json],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))
-        )
+        let representation = try Representation(request, context: context, primary: .user)
+        return try representation.response(try context.requireRole(.reader))
     }
 }

@@ -21,24 +21,27 @@ struct UserController: Sendable {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireRole(.admin)
-        return try JSONResponse.make(try await accounts.users().map(\.api))
+        let representation = try Representation(request, context: context, primary: .user)
+        return try representation.response(try await accounts.users().map(\.api))
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireRole(.admin)
+        let representation = try Representation(request, context: context, primary: .user)
         guard let user = try await accounts.user(id: try Self.userID(context)) else {
             throw APIError.notFound("No user has this id.")
         }
-        return try JSONResponse.make(user.api)
+        return try representation.response(user.api)
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireRole(.admin)
-        let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: false)
+        let representation = try Representation(request, context: context, primary: .user)
+        let json = try await RequestBody.value(of: request, limit: maxBodySize, allowsMergePatch: false)
         let new = try UserInput.newUser(from: json)
         let hash = try await hasher.hash(new.password)
         let user = try await accounts.createUser(username: new.username, displayName: new.displayName ?? new.username, role: new.role, passwordHash: hash)
-        var response = try JSONResponse.make(user.api, status: .created)
+        var response = try representation.response(user.api, status: .created)
         response.headers[.location] = "/users/\(user.id)"
         return response
     }
@@ -46,13 +49,14 @@ struct UserController: Sendable {
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireRole(.admin)
         let id = try Self.userID(context)
-        let json = try await RequestBody.json(of: request, limit: maxBodySize, allowsMergePatch: true)
+        let representation = try Representation(request, context: context, primary: .user)
+        let json = try await RequestBody.value(of: request, limit: maxBodySize, allowsMergePatch: true)
         let input = try UserInput.changes(from: json)
         var changes = UserChanges(displayName: input.displayName, role: input.role)
         if let password = input.password {
             changes.passwordHash = try await hasher.hash(password)
         }
-        return try JSONResponse.make(try await accounts.updateUser(id: id, changes: changes).api)
+        return try representation.response(try await accounts.updateUser(id: id, changes: changes).api)
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -72,7 +72,7 @@ extension APIError {
     static func notAcceptable(_ accept: String) -> APIError {
         APIError(
             status: .notAcceptable,
-            detail: "This route answers application/json; the Accept header allows none of it."
+            detail: "This route answers \(WireFormat.offered); the Accept header allows neither."
         )
     }
 
@@ -88,7 +88,7 @@ extension APIError {
     static func unsupportedMediaType() -> APIError {
         APIError(
             status: .unsupportedMediaType,
-            detail: "Send the body as application/json (or application/merge-patch+json for PATCH)."
+            detail: "Send the body as \(WireFormat.offered) (or application/merge-patch+json for PATCH)."
         )
     }
 

@@ -2,17 +2,21 @@ import HTTPTypes
 import Hummingbird
 import IntranetAPI
 
-/// Chooses the API version of a request (API.md §1) and stamps it on the response.
+/// Chooses the API version (API.md §1) and the format (§4) of a request, and stamps the version
+/// on the response.
 ///
 /// `Accept-Version` wins over a `v` parameter in `Accept`; with neither, the latest version is
-/// used. An unknown version is answered with 406. Every answer, errors included, carries
-/// `API-Version` (when a version was chosen) and `Vary: Accept, Accept-Version`.
+/// used. An unknown version is answered with 406, and so is an `Accept` that allows neither
+/// JSON nor Spearal. Every answer, errors included, carries `API-Version` (when a version was
+/// chosen) and `Vary: Accept, Accept-Version, Spearal-PropertyFilter`.
 struct VersionMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     /// The request body limit, named in the 413 answer.
     let maxBodySize: Int
 
-    static let vary = "Accept, Accept-Version"
+    /// The request headers every versioned answer depends on: the format and version asked for,
+    /// and the properties asked for (``PropertySelection``).
+    static let vary = "Accept, Accept-Version, Spearal-PropertyFilter"
 
     func handle(
         _ request: Request,
@@ -20,13 +24,13 @@ struct VersionMiddleware: RouterMiddleware {
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let version: APIVersion
+        var context = context
         do {
-            version = try Self.negotiate(request.headers)
+            (version, context.wireFormat) = try Self.negotiate(request.headers)
         } catch var error as APIError {
             error.headers[.vary] = Self.vary
             throw error
         }
-        var context = context
         context.apiVersion = version
         do {
             var response = try await next(request, context)
@@ -44,26 +48,30 @@ struct VersionMiddleware: RouterMiddleware {
         }
     }
 
-    /// The version a request asks for.
+    /// The version and the format a request asks for.
     ///
-    /// - Throws: ``APIError`` 406 for an unknown version or an `Accept` header that allows no JSON.
-    static func negotiate(_ headers: HTTPFields) throws -> APIVersion {
-        var jsonRanges: [MediaRange] = []
+    /// - Throws: ``APIError`` 406 for an unknown version or an `Accept` header that allows
+    ///   neither JSON nor Spearal.
+    static func negotiate(_ headers: HTTPFields) throws -> (version: APIVersion, format: WireFormat) {
+        var format = WireFormat.json
+        var formatRanges: [MediaRange] = []
         if headers[.accept] != nil {
             let accept = headers[values: .accept].joined(separator: ",")
-            jsonRanges = MediaRange.parseList(accept).filter { $0.admits(type: "application", subtype: "json") && $0.quality > 0 }
-            if !accept.isEmpty, jsonRanges.isEmpty {
-                throw APIError.notAcceptable(accept)
+            let ranges = MediaRange.parseList(accept)
+            if !accept.isEmpty {
+                guard let preferred = WireFormat.preferred(by: ranges) else { throw APIError.notAcceptable(accept) }
+                format = preferred
+                formatRanges = ranges.filter { $0.admits(type: "application", subtype: format.rawValue) && $0.quality > 0 }
             }
         }
         if let asked = headers[.acceptVersion] {
             guard let version = APIVersion(rawValue: asked) else { throw APIError.unsupportedVersion(asked) }
-            return version
+            return (version, format)
         }
-        if let asked = jsonRanges.lazy.compactMap({ $0.parameters["v"] }).first {
+        if let asked = formatRanges.lazy.compactMap({ $0.parameters["v"] }).first {
             guard let version = APIVersion(rawValue: asked) else { throw APIError.unsupportedVersion(asked) }
-            return version
+            return (version, format)
         }
-        return .latest
+        return (.latest, format)
     }
 }

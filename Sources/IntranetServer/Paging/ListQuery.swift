@@ -97,7 +97,7 @@ struct ListQuery: Sendable, Equatable {
     }
 
     /// Percent-decodes a query component (`+` is a space in form encoding).
-    private static func decode(_ component: String) -> String {
+    static func decode(_ component: some StringProtocol) -> String {
         let spaced = component.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }

@@ -3,7 +3,7 @@ import HTTPTypes
 import NIOCore
 
 /// What selects a public answer: the request target as sent, the request headers the answers
-/// vary on (`Vary: Accept, Accept-Version`) and the validator a client revalidates with
+/// vary on (`Vary: Accept, Accept-Version, Spearal-PropertyFilter`) and the validator a client revalidates with
 /// (`If-None-Match`: the application answers it with a 304 or the 200).
 ///
 /// Keeping answers by this key is right only while every request header that can change a
@@ -17,10 +17,10 @@ import NIOCore
 /// `Connection: close`.
 struct PublicAnswerKey: Hashable, Sendable {
     /// The request headers an answer may vary on; an answer varying on others is not kept.
-    static let selectingHeaders: Set<String> = ["accept", "accept-version"]
+    static let selectingHeaders: Set<String> = ["accept", "accept-version", "spearal-propertyfilter"]
     /// Longest request target given a key; longer ones go to the application.
     static let maxTargetLength = 2_048
-    /// Longest `Accept` or `Accept-Version` value given a key.
+    /// Longest `Accept`, `Accept-Version` or (all lines of) `Spearal-PropertyFilter` value given a key.
     static let maxHeaderLength = 512
 
     /// Request headers that make an answer personal, conditional or partial.
@@ -32,6 +32,9 @@ struct PublicAnswerKey: Hashable, Sendable {
     let target: String
     let accept: String?
     let acceptVersion: String?
+    /// The filter's header lines, joined by a line feed (which no header value holds), so
+    /// lines split differently never share a key.
+    let propertyFilter: String?
     let ifNoneMatch: String?
 
     /// Whether a request asks to close the connection after its answer, which the application
@@ -50,13 +53,15 @@ struct PublicAnswerKey: Hashable, Sendable {
         if Self.asksToClose(request) { return nil }
         let accept = fields[.accept] == nil ? nil : fields[values: .accept].joined(separator: ",")
         let acceptVersion = fields[.acceptVersion]
+        let propertyFilter = fields[.spearalPropertyFilter] == nil ? nil : fields[values: .spearalPropertyFilter].joined(separator: "\n")
         let ifNoneMatch = fields[.ifNoneMatch]
-        guard [accept, acceptVersion, ifNoneMatch].allSatisfy({ ($0?.utf8.count ?? 0) <= Self.maxHeaderLength }) else {
+        guard [accept, acceptVersion, propertyFilter, ifNoneMatch].allSatisfy({ ($0?.utf8.count ?? 0) <= Self.maxHeaderLength }) else {
             return nil
         }
         self.target = target
         self.accept = accept
         self.acceptVersion = acceptVersion
+        self.propertyFilter = propertyFilter
         self.ifNoneMatch = ifNoneMatch
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import IntranetAPI
 import IntranetClient
 import RESTRepository
+import Spearal
 
 /// What one command run talks through: the SDK client for the chosen server and version, the
 /// recorder of raw responses, and the terminal.
@@ -32,11 +33,14 @@ struct CommandSession: Sendable {
         let configuration = IntranetClientConfiguration(
             retryPolicy: nil, sessionStore: sessionStore,
             signingKey: try options.signingKey(environment: context.environment))
-        client = IntranetClient(transport: transport, apiVersion: options.apiVersion.apiVersion, configuration: configuration)
+        client = IntranetClient(
+            transport: transport, apiVersion: options.apiVersion.apiVersion,
+            format: try options.wireFormat(environment: context.environment), configuration: configuration)
     }
 
     var announcements: AnnouncementsRepository { client.announcements }
-    var isJSON: Bool { options.output == .json }
+    /// Whether the output is the server's answer itself (JSON or Spearal), not a table.
+    var printsRaw: Bool { options.output != .table }
     var io: any TerminalIO { context.io }
 
     /// Runs one step against the server, turning any failure into a ``TerminalFailure``.
@@ -59,11 +63,45 @@ struct CommandSession: Sendable {
         if options.verbose { await io.writeError(text + "\n") }
     }
 
-    /// Writes raw response bytes to standard output, ending them with a newline.
-    func writeJSON(_ data: Data) async {
-        var text = String(decoding: data, as: UTF8.self)
+    /// Writes a response body to standard output: JSON unchanged, Spearal through the
+    /// Spearal printer; ending with a newline.
+    func writeRaw(_ data: Data) async {
+        var text: String
+        if options.output == .spearal {
+            do {
+                text = try SpearalPrinter().print(data)
+            } catch {
+                text = "(the server's answer is not valid Spearal: \(error))"
+            }
+        } else {
+            text = String(decoding: data, as: UTF8.self)
+        }
         if !text.hasSuffix("\n") { text += "\n" }
         await io.write(text)
+    }
+
+    /// The bodies of several list pages as one list, in the output's format.
+    func joinedList(_ pages: [Data]) -> Data {
+        if options.output == .spearal {
+            let elements = pages.flatMap { page -> [SpearalValue] in
+                guard case .collection(let list)? = try? SpearalDecoder().decodeValue(from: page) else { return [] }
+                return list.elements
+            }
+            return (try? SpearalEncoder().encodeValue(.collection(SpearalList(elements)))) ?? Data()
+        }
+        return JSONArrayElements.join(pages.flatMap { JSONArrayElements.split($0) ?? [] })
+    }
+
+    /// One element of a list page's body, in the output's format (empty when out of range).
+    func listElement(of page: Data, at index: Int) -> Data {
+        if options.output == .spearal {
+            guard case .collection(let list)? = try? SpearalDecoder().decodeValue(from: page), index < list.elements.count else {
+                return Data()
+            }
+            return (try? SpearalEncoder().encodeValue(list.elements[index])) ?? Data()
+        }
+        let elements = JSONArrayElements.split(page) ?? []
+        return index < elements.count ? elements[index] : Data()
     }
 
     /// Runs one admin step: like ``perform(_:_:)``, but a 403 says that an admin is needed.

@@ -36,8 +36,8 @@ struct CreateCommand: AsyncParsableCommand, TerminalCommand {
         let created = try await session.perform("the new announcement") {
             try await session.announcements.createVersioned(AnnouncementDraft(title: title, body: html))
         }
-        if session.isJSON {
-            await session.writeJSON(await session.recorder.lastBody)
+        if session.printsRaw {
+            await session.writeRaw(await session.recorder.lastBody)
         } else {
             await context.io.write("\(created.value.id)\n")
         }

@@ -33,7 +33,7 @@ struct DeleteCommand: AsyncParsableCommand, TerminalCommand {
             // If-Match: what was confirmed is what gets deleted.
             try await session.perform(subject) { try await session.announcements.delete(current) }
         }
-        if !session.isJSON {
+        if !session.printsRaw {
             await context.io.write("Deleted announcement \(id).\n")
         }
     }

@@ -26,6 +26,19 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         case table
         /// The server's JSON, unchanged, for scripts and `jq`.
         case json
+        /// The server's Spearal answer, through the Spearal printer (implies `--wire spearal`).
+        case spearal
+    }
+
+    /// A wire format as typed on the command line.
+    public enum Wire: String, CaseIterable, ExpressibleByArgument, Sendable {
+        /// JSON bodies each way.
+        case json
+        /// Spearal bodies each way.
+        case spearal
+
+        /// The SDK's format.
+        public var format: WireFormat { self == .json ? .json : .spearal }
     }
 
     @Option(help: ArgumentHelp(
@@ -38,10 +51,15 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         valueName: "version"))
     public var apiVersion: Version = .v2
 
-    @Option(help: ArgumentHelp("table for people, json for scripts (the server's data unchanged).", valueName: "format"))
+    @Option(help: ArgumentHelp(
+        "table for people, json for scripts (the server's data unchanged), spearal for the server's Spearal answer.",
+        valueName: "format"))
     public var output: Format = .table
 
-    @Flag(name: .shortAndLong, help: "Log each request (method, URL, status) to standard error.")
+    @Option(help: ArgumentHelp("The format of bodies each way: json or spearal (default: $INTRANET_WIRE, else json).", valueName: "format"))
+    public var wire: Wire?
+
+    @Flag(name: .shortAndLong, help: "Log each request (method, URL, status, format and bytes each way) to standard error.")
     public var verbose = false
 
     @Option(help: ArgumentHelp(
@@ -72,6 +90,33 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             throw TerminalFailure.usage("the server must be an http:// or https:// URL, not “\(text)”")
         }
         return url
+    }
+
+    /// The format bodies travel in: `--wire`, else `INTRANET_WIRE`, else Spearal when the
+    /// output is Spearal, else JSON.
+    ///
+    /// - Parameter environment: the process environment.
+    /// - Throws: a usage ``TerminalFailure`` for an unknown `INTRANET_WIRE`, or an output that
+    ///   needs the other format (`--output json` prints the server's JSON, `--output spearal`
+    ///   its Spearal).
+    public func wireFormat(environment: [String: String]) throws -> WireFormat {
+        var chosen = wire
+        if chosen == nil, let text = environment["INTRANET_WIRE"], !text.isEmpty {
+            guard let fromEnvironment = Wire(rawValue: text.lowercased()) else {
+                throw TerminalFailure.usage("INTRANET_WIRE must be json or spearal, not “\(text)”")
+            }
+            chosen = fromEnvironment
+        }
+        switch (output, chosen) {
+        case (.json, .spearal?):
+            throw TerminalFailure.usage("--output json prints the server's JSON: use --wire json, or --output spearal")
+        case (.spearal, .json?):
+            throw TerminalFailure.usage("--output spearal prints the server's Spearal: use --wire spearal, or --output json")
+        case (.spearal, nil):
+            return .spearal
+        default:
+            return chosen?.format ?? .json
+        }
     }
 
     /// The key every request is signed with: `--app-id`/`--app-secret`, else

@@ -42,15 +42,15 @@ struct ListCommand: AsyncParsableCommand, TerminalCommand {
         let table = AnnouncementTable(width: context.width, isStyled: context.isStyled)
         if all {
             var items: [AnnouncementSummary] = []
-            var elements: [Data] = []
+            var bodies: [Data] = []
             try await session.perform("the announcements") {
                 for try await page in session.announcements.pages(pageSize: perPage ?? 100) {
                     items += page.items
-                    elements += JSONArrayElements.split(await session.recorder.lastBody) ?? []
+                    bodies.append(await session.recorder.lastBody)
                 }
             }
-            if session.isJSON {
-                await session.writeJSON(JSONArrayElements.join(elements))
+            if session.printsRaw {
+                await session.writeRaw(session.joinedList(bodies))
             } else {
                 let noun = items.count == 1 ? "announcement" : "announcements"
                 await session.writeLines(table.lines(for: items, footer: "\(items.count) \(noun)"))
@@ -61,8 +61,8 @@ struct ListCommand: AsyncParsableCommand, TerminalCommand {
         let result = try await session.perform("the announcements") {
             try await session.announcements.read(page: number, pageSize: perPage ?? 10)
         }
-        if session.isJSON {
-            await session.writeJSON(await session.recorder.lastBody)
+        if session.printsRaw {
+            await session.writeRaw(await session.recorder.lastBody)
         } else {
             await session.writeLines(table.lines(for: result.items, footer: Self.footer(for: result)))
         }

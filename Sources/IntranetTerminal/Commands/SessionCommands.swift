@@ -42,8 +42,8 @@ struct WhoamiCommand: AsyncParsableCommand, TerminalCommand {
     func execute(in context: TerminalContext) async throws {
         let session = try CommandSession(options: global, context: context)
         let user = try await session.perform("the signed-in user") { try await session.client.session.me() }
-        if session.isJSON {
-            await session.writeJSON(await session.recorder.lastBody)
+        if session.printsRaw {
+            await session.writeRaw(await session.recorder.lastBody)
         } else {
             await context.io.write("\(user.displayName) (\(user.username), \(user.role.rawValue))\n")
         }

@@ -25,22 +25,22 @@ struct ShowCommand: AsyncParsableCommand, TerminalCommand {
         let session = try CommandSession(options: global, context: context)
         let subject = "announcement \(id)"
         let announcement: Announcement
-        let json: Data
+        let raw: Data
         switch global.apiVersion {
         case .v1:
             await session.note("API 1.0: lists carry bodies; looking for \(subject) in the list")
-            guard let (summary, raw) = try await findInList(session, subject: subject) else {
+            guard let (summary, element) = try await findInList(session, subject: subject) else {
                 throw TerminalFailure(.notFound, "\(subject) does not exist")
             }
             announcement = try await session.perform(subject) { try await session.announcements.open(summary) }
             await session.note("\(subject) taken from the list: no detail request")
-            json = raw
+            raw = element
         case .v2:
             announcement = try await session.perform(subject) { try await session.announcements.read(id: id) }
-            json = await session.recorder.lastBody
+            raw = await session.recorder.lastBody
         }
-        if session.isJSON {
-            await session.writeJSON(json)
+        if session.printsRaw {
+            await session.writeRaw(raw)
         } else {
             let view = AnnouncementDetailView(width: context.width, isStyled: context.isStyled)
             await session.writeLines(view.lines(for: announcement))
@@ -48,14 +48,12 @@ struct ShowCommand: AsyncParsableCommand, TerminalCommand {
     }
 
     /// Walks the list, 100 items a page, until the item turns up; returns it with its raw
-    /// JSON as the server sent it.
+    /// list element as the server sent it (JSON or Spearal).
     private func findInList(_ session: CommandSession, subject: String) async throws -> (AnnouncementSummary, Data)? {
         try await session.perform(subject) {
             for try await page in session.announcements.pages(pageSize: 100) {
                 guard let index = page.items.firstIndex(where: { $0.id == id }) else { continue }
-                let elements = JSONArrayElements.split(await session.recorder.lastBody) ?? []
-                let raw = index < elements.count ? elements[index] : Data()
-                return (page.items[index], raw)
+                return (page.items[index], session.listElement(of: await session.recorder.lastBody, at: index))
             }
             return nil
         }

@@ -61,8 +61,8 @@ struct UpdateCommand: AsyncParsableCommand, TerminalCommand {
             await session.note("read \(subject) with ETag \(current.etag ?? "(none)"); the change is sent with If-Match")
             _ = try await session.perform(subject) { try await session.announcements.patch(patch, of: current) }
         }
-        if session.isJSON {
-            await session.writeJSON(await session.recorder.lastBody)
+        if session.printsRaw {
+            await session.writeRaw(await session.recorder.lastBody)
         } else {
             await context.io.write("Updated announcement \(id).\n")
         }

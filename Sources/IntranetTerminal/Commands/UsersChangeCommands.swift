@@ -26,8 +26,8 @@ struct UsersSetRoleCommand: AsyncParsableCommand, TerminalCommand {
         let user = try await session.performAsAdmin("user \(target.username)") {
             try await session.client.users.setRole(role, id: target.id)
         }
-        if session.isJSON {
-            await session.writeJSON(await session.recorder.lastBody)
+        if session.printsRaw {
+            await session.writeRaw(await session.recorder.lastBody)
         } else {
             await context.io.write("\(user.username) is now \(user.role.rawValue).\n")
         }
@@ -63,7 +63,7 @@ struct UsersDeleteCommand: AsyncParsableCommand, TerminalCommand {
                 of: subject, asking: "Delete user \(target.username) (\(target.displayName), \(target.role.rawValue))?")
         }
         try await session.performAsAdmin(subject) { try await session.client.users.deleteUnconditionally(id: target.id) }
-        if !session.isJSON {
+        if !session.printsRaw {
             await context.io.write("Deleted user \(target.username).\n")
         }
     }

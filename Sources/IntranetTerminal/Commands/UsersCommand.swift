@@ -34,8 +34,8 @@ struct UsersListCommand: AsyncParsableCommand, TerminalCommand {
     func execute(in context: TerminalContext) async throws {
         let session = try CommandSession(options: global, context: context)
         let users = try await session.performAsAdmin("the users") { try await session.client.users.list() }
-        if session.isJSON {
-            await session.writeJSON(await session.recorder.lastBody)
+        if session.printsRaw {
+            await session.writeRaw(await session.recorder.lastBody)
         } else {
             await session.writeLines(UserTable(width: context.width, isStyled: context.isStyled).lines(for: users))
         }
@@ -73,8 +73,8 @@ struct UsersCreateCommand: AsyncParsableCommand, TerminalCommand {
             prompt: "Password for \(username): ", fromStandardInput: passwordStdin, confirm: true, context: context)
         let request = NewUser(username: username, displayName: displayName, role: role, password: password)
         let user = try await session.performAsAdmin("the new user") { try await session.client.users.create(request) }
-        if session.isJSON {
-            await session.writeJSON(await session.recorder.lastBody)
+        if session.printsRaw {
+            await session.writeRaw(await session.recorder.lastBody)
         } else {
             await context.io.write("Created user \(user.id): \(user.displayName) (\(user.username), \(user.role.rawValue)).\n")
         }

@@ -23,7 +23,7 @@ extension Creatable {
     /// - Parameter draft: the new member's content.
     /// - Throws: a ``RepositoryError``.
     public func createVersioned(_ draft: Draft) async throws -> Versioned<Entity> {
-        let request = try client.request(.post, path: path, json: draft)
+        let request = try client.request(.post, path: path, body: draft)
         return try await client.versioned(request, as: Entity.self)
     }
 
@@ -33,7 +33,7 @@ extension Creatable {
     /// - Returns: the created members, in the server's order.
     /// - Throws: a ``RepositoryError``; an undecodable member names its index.
     public func create(_ drafts: [Draft]) async throws -> [Entity] {
-        let request = try client.request(.post, path: path, json: drafts)
+        let request = try client.request(.post, path: path, body: drafts)
         return try await client.list(request, as: Entity.self)
     }
 }

@@ -41,7 +41,7 @@ extension Patchable {
 
     func sendPatch(_ patch: Patch, id: ID, ifMatch: String?) async throws -> Versioned<Entity> {
         let request = try client.request(
-            .patch, path: path(for: id), json: patch, contentType: "application/merge-patch+json"
+            .patch, path: path(for: id), body: patch, contentType: client.coder.patchMediaType
         ).setting(.ifMatch, to: ifMatch)
         return try await reportingConflict(id: id) {
             try await client.versioned(request, as: Entity.self)

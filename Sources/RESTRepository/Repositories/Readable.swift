@@ -41,13 +41,21 @@ extension Readable {
     /// Reads one page with more query parameters (a sort order, a filter) after the paging
     /// ones; what ``read(page:pageSize:)`` and ``Sortable`` build on.
     func read(page: Int, pageSize: Int, extraQuery: [URLQueryItem]) async throws -> Page<ListItem> {
+        try await read(page: page, pageSize: pageSize, extraQuery: extraQuery, as: ListItem.self) { $0 }
+    }
+
+    /// Reads one page into any item type, after `narrowing` the request (property selection).
+    func read<Item: Decodable & Sendable>(
+        page: Int, pageSize: Int, extraQuery: [URLQueryItem], as type: Item.Type,
+        narrowing: (RESTRequest) -> RESTRequest
+    ) async throws -> Page<Item> {
         let paging = client.paging
-        let request = RESTRequest(.get, path: path, query: [
+        let request = narrowing(RESTRequest(.get, path: path, query: [
             URLQueryItem(name: paging.pageParameter, value: String(page)),
             URLQueryItem(name: paging.pageSizeParameter, value: String(pageSize)),
-        ] + extraQuery)
+        ] + extraQuery))
         let response = try await client.send(request)
-        let items = try response.decodeList(ListItem.self, using: client.makeDecoder())
+        let items = try response.decodeList(Item.self, using: client.coder)
         return Page(
             items: items, number: page, size: pageSize,
             info: paging.pageInfo(from: response.headerFields))

@@ -28,7 +28,7 @@ extension SingleUpdatable {
     }
 
     private func replace(_ replacement: Replacement, ifMatch: String?) async throws -> Entity {
-        let request = try client.request(.put, path: path, json: replacement)
+        let request = try client.request(.put, path: path, body: replacement)
             .setting(.ifMatch, to: ifMatch)
         return try await client.value(request, as: Entity.self)
     }

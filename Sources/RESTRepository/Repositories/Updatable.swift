@@ -47,12 +47,12 @@ extension Updatable {
     /// - Returns: the members as the server stored them.
     /// - Throws: a ``RepositoryError``; an undecodable member names its index.
     public func update(_ replacements: [Replacement]) async throws -> [Entity] {
-        let request = try client.request(.put, path: path, json: replacements)
+        let request = try client.request(.put, path: path, body: replacements)
         return try await client.list(request, as: Entity.self)
     }
 
     func replace(_ replacement: Replacement, id: ID, ifMatch: String?) async throws -> Versioned<Entity> {
-        let request = try client.request(.put, path: path(for: id), json: replacement)
+        let request = try client.request(.put, path: path(for: id), body: replacement)
             .setting(.ifMatch, to: ifMatch)
         return try await reportingConflict(id: id) {
             try await client.versioned(request, as: Entity.self)

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 
-/// The pieces every repository shares: the transport, the JSON coders, and the one path from
-/// a ``RESTRequest`` to a checked ``RESTResponse``.
+/// The pieces every repository shares: the transport, the body format (``BodyCoder``), and the
+/// one path from a ``RESTRequest`` to a checked ``RESTResponse``.
 ///
 /// Custom endpoints use the same pieces:
 ///
@@ -14,14 +14,24 @@ import HTTPTypes
 public struct RESTClient: Sendable {
     /// The transport requests travel through, middleware included.
     public var transport: any Transport
-    /// Makes the encoder for request bodies.
-    public var makeEncoder: @Sendable () -> JSONEncoder
-    /// Makes the decoder for response bodies.
-    public var makeDecoder: @Sendable () -> JSONDecoder
+    /// The format of bodies: JSON, Spearal, or one of your own.
+    public var coder: any BodyCoder
     /// Query parameter names for paged reads.
     public var paging: PagingConvention
 
-    /// Creates a client.
+    /// Creates a client with any body format.
+    ///
+    /// - Parameters:
+    ///   - transport: the transport to send through.
+    ///   - paging: query and header names for paged reads (`page`/`per_page` by default).
+    ///   - coder: the body format, e.g. ``SpearalBodyCoder``.
+    public init(transport: any Transport, paging: PagingConvention = PagingConvention(), coder: any BodyCoder) {
+        self.transport = transport
+        self.paging = paging
+        self.coder = coder
+    }
+
+    /// Creates a client speaking JSON.
     ///
     /// - Parameters:
     ///   - transport: the transport to send through.
@@ -34,10 +44,7 @@ public struct RESTClient: Sendable {
         makeEncoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() },
         makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() }
     ) {
-        self.transport = transport
-        self.paging = paging
-        self.makeEncoder = makeEncoder
-        self.makeDecoder = makeDecoder
+        self.init(transport: transport, paging: paging, coder: JSONBodyCoder(makeEncoder: makeEncoder, makeDecoder: makeDecoder))
     }
 
     /// Sends a request and returns its response when the status is 2xx.
@@ -45,6 +52,10 @@ public struct RESTClient: Sendable {
     /// - Throws: a ``RepositoryError``: ``RepositoryError/transport(_:)`` or
     ///   ``RepositoryError/cancelled`` when no response came, or the case matching the status.
     public func send(_ request: RESTRequest) async throws -> RESTResponse {
+        var request = request
+        if let accept = coder.accept, request.headerFields[.accept] == nil {
+            request.headerFields[.accept] = accept
+        }
         let head: HTTPResponse
         let body: Data
         do {
@@ -68,7 +79,7 @@ public struct RESTClient: Sendable {
     public func value<Value: Decodable>(
         _ request: RESTRequest, as type: Value.Type = Value.self
     ) async throws -> Value {
-        try await send(request).decode(type, using: makeDecoder())
+        try await send(request).decode(type, using: coder)
     }
 
     /// Sends a request and decodes the body as one value, keeping the response's `ETag`.
@@ -78,16 +89,16 @@ public struct RESTClient: Sendable {
         _ request: RESTRequest, as type: Value.Type = Value.self
     ) async throws -> Versioned<Value> {
         let response = try await send(request)
-        return Versioned(try response.decode(type, using: makeDecoder()), etag: response.etag)
+        return Versioned(try response.decode(type, using: coder), etag: response.etag)
     }
 
-    /// Sends a request and decodes the body as a JSON array.
+    /// Sends a request and decodes the body as a list.
     ///
     /// - Throws: a ``RepositoryError``; an undecodable item names its index.
     public func list<Item: Decodable>(
         _ request: RESTRequest, as type: Item.Type = Item.self
     ) async throws -> [Item] {
-        try await send(request).decodeList(type, using: makeDecoder())
+        try await send(request).decodeList(type, using: coder)
     }
 
     /// Sends a request whose answer has no body worth reading (204, or a body ignored).
@@ -97,17 +108,23 @@ public struct RESTClient: Sendable {
         _ = try await send(request)
     }
 
-    /// Returns a request with `value` encoded as its JSON body by this client's encoder.
+    /// Returns a request with `value` encoded as its body by this client's ``coder``.
     ///
+    /// - Parameters:
+    ///   - method: the HTTP method.
+    ///   - path: the path relative to the base URL.
+    ///   - query: query parameters.
+    ///   - value: the body's value.
+    ///   - contentType: the media type; the coder's ``BodyCoder/mediaType`` when `nil`.
     /// - Throws: ``RepositoryError/encodingFailed(_:)``.
     public func request(
         _ method: HTTPRequest.Method,
         path: String,
         query: [URLQueryItem] = [],
-        json value: some Encodable,
-        contentType: String = "application/json"
+        body value: some Encodable,
+        contentType: String? = nil
     ) throws -> RESTRequest {
         try RESTRequest(method, path: path, query: query)
-            .withJSONBody(value, encoder: makeEncoder(), contentType: contentType)
+            .withBody(value, coder: coder, contentType: contentType)
     }
 }

@@ -91,6 +91,24 @@ public struct RESTRequest: Sendable, Equatable {
         return copy
     }
 
+    /// Returns a copy with a body encoded by `coder` and the matching `Content-Type`.
+    ///
+    /// - Parameters:
+    ///   - value: the value to encode.
+    ///   - coder: the body format.
+    ///   - contentType: the media type; the coder's ``BodyCoder/mediaType`` when `nil`.
+    /// - Throws: ``RepositoryError/encodingFailed(_:)`` when the value cannot be encoded.
+    public func withBody(_ value: some Encodable, coder: any BodyCoder, contentType: String? = nil) throws -> RESTRequest {
+        var copy = self
+        do {
+            copy.body = try coder.encode(value)
+        } catch {
+            throw RepositoryError.encodingFailed(String(describing: error))
+        }
+        copy.headerFields[.contentType] = contentType ?? coder.mediaType
+        return copy
+    }
+
     /// Returns a copy carrying one more header field, replacing a field of the same name.
     ///
     /// - Parameters:

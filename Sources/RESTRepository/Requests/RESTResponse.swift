@@ -32,7 +32,7 @@ public struct RESTResponse: Sendable, Equatable {
     ///   - decoder: the decoder to use.
     /// - Throws: ``RepositoryError/undecodable(_:_:)`` naming the offending path.
     public func decode<Value: Decodable>(
-        _ type: Value.Type = Value.self, using decoder: JSONDecoder
+        _ type: Value.Type = Value.self, using decoder: any BodyCoder
     ) throws -> Value {
         do {
             return try decoder.decode(type, from: body)
@@ -49,7 +49,7 @@ public struct RESTResponse: Sendable, Equatable {
     /// - Throws: ``RepositoryError/undecodable(_:_:)`` whose ``DecodingFailure/index`` names
     ///   the first item that failed.
     public func decodeList<Item: Decodable>(
-        _ type: Item.Type = Item.self, using decoder: JSONDecoder
+        _ type: Item.Type = Item.self, using decoder: any BodyCoder
     ) throws -> [Item] {
         do {
             return try decoder.decode([Item].self, from: body)

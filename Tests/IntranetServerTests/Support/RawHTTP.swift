@@ -10,7 +10,11 @@ enum RawHTTP {
     struct Answer {
         var statusLine: String
         var headers: [(name: String, value: String)]
-        var body: String
+        /// The body's bytes, as sent.
+        var bodyBytes: [UInt8]
+
+        /// The body as UTF-8 text.
+        var body: String { String(decoding: bodyBytes, as: UTF8.self) }
 
         func header(_ name: String) -> String? {
             headers.first { $0.name.lowercased() == name.lowercased() }?.value
@@ -39,28 +43,30 @@ enum RawHTTP {
     }
 
     /// Splits a stream of `Content-Length`-framed answers.
-    static func parse(_ text: String) throws -> [Answer] {
+    static func parse(_ bytes: [UInt8]) throws -> [Answer] {
         var answers: [Answer] = []
-        var rest = Substring(text)
+        var rest = bytes[...]
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
         while !rest.isEmpty {
-            guard let headEnd = rest.range(of: "\r\n\r\n") else { throw MalformedAnswer(description: "no end of head in \(rest)") }
-            let lines = rest[..<headEnd.lowerBound].components(separatedBy: "\r\n")
+            guard let headEnd = rest.firstRange(of: separator) else {
+                throw MalformedAnswer(description: "no end of head in \(String(decoding: rest, as: UTF8.self))")
+            }
+            let lines = String(decoding: rest[..<headEnd.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
             let headers = lines.dropFirst().map { line -> (name: String, value: String) in
                 let colon = line.firstIndex(of: ":") ?? line.endIndex
                 return (String(line[..<colon]), line[colon...].dropFirst().trimmingCharacters(in: .whitespaces))
             }
             let length = Int(headers.first { $0.name.lowercased() == "content-length" }?.value ?? "0") ?? 0
-            let bodyStart = headEnd.upperBound
-            let body = rest.utf8[bodyStart...].prefix(length)
-            answers.append(Answer(statusLine: lines[0], headers: headers, body: String(decoding: body, as: UTF8.self)))
-            rest = Substring(rest.utf8[body.endIndex...])
+            let body = rest[headEnd.upperBound...].prefix(length)
+            answers.append(Answer(statusLine: lines[0], headers: headers, bodyBytes: Array(body)))
+            rest = rest[body.endIndex...]
         }
         return answers
     }
 
     private final class Collector: ChannelInboundHandler, @unchecked Sendable {
         typealias InboundIn = ByteBuffer
-        let received: EventLoopPromise<String>
+        let received: EventLoopPromise<[UInt8]>
         private var buffer = ByteBuffer()
 
         init() {
@@ -73,7 +79,7 @@ enum RawHTTP {
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            received.succeed(String(buffer: buffer))
+            received.succeed(Array(buffer.readableBytesView))
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -1,0 +1,87 @@
+import Spearal
+
+/// The classes of the API's objects, by the name they carry on the wire.
+///
+/// Spearal sends every object as a bean named by its class; these names are fixed and are the
+/// same under every API version (only the properties differ), so a client in another language
+/// can register them once. `Spearal-PropertyFilter` and `?fields=` name these classes and their
+/// properties; ``properties(in:)`` says which properties each version has.
+public enum WireClass: String, Sendable, CaseIterable {
+    /// One announcement: the detail of every version, and the body of writes.
+    case announcement = "intranet.Announcement"
+    /// An item of the announcement list.
+    case announcementSummary = "intranet.AnnouncementSummary"
+    /// An account.
+    case user = "intranet.User"
+    /// The answer to `POST /login`.
+    case loginResponse = "intranet.LoginResponse"
+
+    /// The properties objects of this class have under `version`, in wire (alphabetical) order.
+    ///
+    /// An editor's 2.0 detail adds `readers`; it is listed, since a filter may name it even
+    /// where the caller does not get it.
+    public func properties(in version: APIVersion) -> [String] {
+        switch (self, version) {
+        case (.announcement, .v1_0), (.announcementSummary, .v1_0): ["body", "id", "title"]
+        case (.announcement, .v2_0): ["body", "createdAt", "id", "readers", "title", "updatedAt"]
+        case (.announcementSummary, .v2_0): ["id", "title"]
+        case (.user, _): ["displayName", "id", "role", "username"]
+        case (.loginResponse, _): ["expiresAt", "token", "user"]
+        }
+    }
+
+    /// The properties sent whatever a filter says: the id, for classes that have one.
+    public var unfilterableProperties: [String] {
+        self == .loginResponse ? [] : ["id"]
+    }
+}
+
+extension AnnouncementV1.Detail: SpearalClassNamed {
+    /// `intranet.Announcement`.
+    public static var spearalClassName: String { WireClass.announcement.rawValue }
+}
+
+extension AnnouncementV1.ListItem: SpearalClassNamed {
+    /// `intranet.AnnouncementSummary`.
+    public static var spearalClassName: String { WireClass.announcementSummary.rawValue }
+}
+
+extension AnnouncementV2.Detail: SpearalClassNamed {
+    /// `intranet.Announcement`.
+    public static var spearalClassName: String { WireClass.announcement.rawValue }
+}
+
+extension AnnouncementV2.EditorDetail: SpearalClassNamed {
+    /// `intranet.Announcement`.
+    public static var spearalClassName: String { WireClass.announcement.rawValue }
+}
+
+extension AnnouncementV2.ListItem: SpearalClassNamed {
+    /// `intranet.AnnouncementSummary`.
+    public static var spearalClassName: String { WireClass.announcementSummary.rawValue }
+}
+
+extension AnnouncementDraft: SpearalClassNamed {
+    /// `intranet.Announcement`: a draft is the announcement as its writer sends it.
+    public static var spearalClassName: String { WireClass.announcement.rawValue }
+}
+
+extension User: SpearalClassNamed {
+    /// `intranet.User`.
+    public static var spearalClassName: String { WireClass.user.rawValue }
+}
+
+extension LoginResponse: SpearalClassNamed {
+    /// `intranet.LoginResponse`.
+    public static var spearalClassName: String { WireClass.loginResponse.rawValue }
+}
+
+extension LoginRequest: SpearalClassNamed {
+    /// `intranet.LoginRequest` (the server does not check the class of a request body).
+    public static var spearalClassName: String { "intranet.LoginRequest" }
+}
+
+extension NewUser: SpearalClassNamed {
+    /// `intranet.User`: a new user is the account as the admin sends it.
+    public static var spearalClassName: String { WireClass.user.rawValue }
+}

@@ -1,0 +1,133 @@
+import Crypto
+import Foundation
+import IntranetAPI
+import Spearal
+
+/// The properties a request asks for, per wire class: `Spearal-PropertyFilter` header lines
+/// (`intranet.Announcement#title,createdAt`, one per class) and the JSON twin, the query
+/// parameter `fields=title,createdAt`, which names properties of the route's own class.
+///
+/// Both work in both formats; they add up. A class no one names keeps all its properties; a
+/// named class keeps the named ones plus its id. Names are checked against the classes and
+/// properties of the negotiated API version, so a typo is a 400 naming it rather than an
+/// answer silently missing what the client wanted.
+struct PropertySelection: Sendable, Hashable {
+    /// Longest `fields` value or filter header considered; longer ones are refused.
+    static let maxLength = 4_096
+
+    /// The kept properties by class, without the always-kept ones; an absent class keeps all.
+    private(set) var kept: [WireClass: Set<String>] = [:]
+
+    /// Keeps every property of every class.
+    static let everything = PropertySelection()
+
+    /// Whether nothing is left out.
+    var isEverything: Bool { kept.isEmpty }
+
+    /// The selection a request asks for.
+    ///
+    /// - Parameters:
+    ///   - headerValues: the `Spearal-PropertyFilter` header lines (a proxy may have joined
+    ///     them with commas: a token holding `#` starts the next class).
+    ///   - rawQuery: the request's query string, for `fields`.
+    ///   - primary: the class `fields` names properties of.
+    ///   - version: the negotiated version, whose properties are the valid names.
+    /// - Throws: ``APIError`` 400 naming the malformed value, unknown class or unknown property.
+    init(headerValues: [String], rawQuery: String?, primary: WireClass, version: APIVersion) throws {
+        for value in headerValues {
+            try add(headerValue: value, version: version)
+        }
+        for fields in Self.fieldsValues(in: rawQuery) {
+            guard fields.utf8.count <= Self.maxLength else {
+                throw APIError.badRequest("Query parameter 'fields' is longer than \(Self.maxLength) bytes.")
+            }
+            let names = fields.split(separator: ",").map { $0.trimmed() }.filter { !$0.isEmpty }
+            try keep(names, of: primary, version: version, source: "Query parameter 'fields'")
+        }
+    }
+
+    private init() {}
+
+    private mutating func add(headerValue: String, version: APIVersion) throws {
+        let source = "The \(HeaderName.spearalPropertyFilter) header"
+        guard headerValue.utf8.count <= Self.maxLength else {
+            throw APIError.badRequest("\(source) is longer than \(Self.maxLength) bytes.")
+        }
+        var current: (wireClass: WireClass, names: [String])?
+        for token in headerValue.split(separator: ",") {
+            if let hash = token.firstIndex(of: "#") {
+                if let (wireClass, names) = current { try keep(names, of: wireClass, version: version, source: source) }
+                let className = token[..<hash].trimmed()
+                guard let wireClass = WireClass(rawValue: className) else {
+                    let known = WireClass.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw APIError.badRequest("\(source) names the unknown class \"\(className.prefix(80))\"; the classes are \(known).")
+                }
+                let first = token[token.index(after: hash)...].trimmed()
+                current = (wireClass, first.isEmpty ? [] : [first])
+            } else {
+                let name = token.trimmed()
+                guard current != nil else {
+                    throw APIError.badRequest(
+                        "\(source) value \"\(headerValue.prefix(80))\" is not class#property,property (for example \(WireClass.announcement.rawValue)#title).")
+                }
+                if !name.isEmpty { current?.names.append(name) }
+            }
+        }
+        guard let (wireClass, names) = current else {
+            throw APIError.badRequest(
+                "\(source) value \"\(headerValue.prefix(80))\" is not class#property,property (for example \(WireClass.announcement.rawValue)#title).")
+        }
+        try keep(names, of: wireClass, version: version, source: source)
+    }
+
+    private mutating func keep(_ names: [String], of wireClass: WireClass, version: APIVersion, source: String) throws {
+        let known = wireClass.properties(in: version)
+        for name in names where !known.contains(name) {
+            throw APIError.badRequest(
+                "\(source) names \"\(name.prefix(80))\", which \(wireClass.rawValue) does not have in API version \(version.rawValue); it has \(known.joined(separator: ", ")).")
+        }
+        kept[wireClass, default: []].formUnion(names.filter { !wireClass.unfilterableProperties.contains($0) })
+    }
+
+    /// The property names kept of `className`, always-kept ones included; `nil` keeps all.
+    func keptProperties(ofClassNamed className: String) -> Set<String>? {
+        guard !kept.isEmpty, let wireClass = WireClass(rawValue: className), let names = kept[wireClass] else { return nil }
+        return names.union(wireClass.unfilterableProperties)
+    }
+
+    /// The same selection as a Spearal encoder's filter.
+    var spearalFilter: SpearalPropertyFilter {
+        var filter = SpearalPropertyFilter()
+        for (wireClass, names) in kept {
+            filter.keep(names.sorted(), of: wireClass.rawValue)
+            filter.markUnfilterable(wireClass.unfilterableProperties, of: wireClass.rawValue)
+        }
+        return filter
+    }
+
+    /// One text per selection, equal for equal selections however they were asked for: the
+    /// classes in name order, each with its sorted properties (`class#a,b;class#c`).
+    var canonical: String {
+        kept.keys.map(\.rawValue).sorted().map { name in
+            let wireClass = WireClass(rawValue: name)!
+            return name + "#" + (kept[wireClass] ?? []).sorted().joined(separator: ",")
+        }.joined(separator: ";")
+    }
+
+    /// A short tag naming this selection inside an `ETag` (hex, no dots or quotes).
+    var tag: String {
+        SHA256.hash(data: Data(canonical.utf8)).prefix(4).map { byte in
+            (byte < 16 ? "0" : "") + String(byte, radix: 16)
+        }.joined()
+    }
+
+    /// The percent-decoded values of every `fields` parameter of a raw query string.
+    private static func fieldsValues(in rawQuery: String?) -> [String] {
+        guard let rawQuery, rawQuery.contains("fields") else { return [] }
+        return rawQuery.split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard ListQuery.decode(parts[0]) == "fields" else { return nil }
+            return parts.count > 1 ? ListQuery.decode(parts[1]) : ""
+        }
+    }
+}
