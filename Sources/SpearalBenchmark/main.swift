@@ -5,7 +5,13 @@
 // Prints the median time of 21 alternating runs (wall and thread CPU time) for encoding and
 // decoding the list with Spearal and with JSONEncoder/JSONDecoder (default strategies), the
 // encoded sizes, and the same list encoded with a property filter keeping only `id` and `title`
-// (JSON, which has no filter, encodes the same projection as a two-property struct).
+// (JSON, which has no filter, encodes the same projection as a two-property struct). Then the
+// filtered Spearal encode is timed against the unfiltered one, and a verdict is printed for
+// each performance target:
+//
+//   - Spearal encode of the full list at least 3x faster than JSONEncoder (wall and CPU medians);
+//   - Spearal decode of the full list at least 3x faster than JSONDecoder (wall and CPU medians);
+//   - filtered Spearal encode at least as fast as unfiltered Spearal encode (wall and CPU medians).
 import Foundation
 import Spearal
 
@@ -53,12 +59,17 @@ struct Timing {
 /// Runs `spearal` and `json` alternately `runs` times (so both see the same machine load) and
 /// returns their median wall and CPU times.
 func compare(runs: Int = 21, spearal: () throws -> Void, json: () throws -> Void) rethrows -> (Timing, Timing) {
+    try compare(runs: runs, spearal, json)
+}
+
+/// Runs `first` and `second` alternately `runs` times and returns their median wall and CPU times.
+func compare(runs: Int = 21, _ first: () throws -> Void, _ second: () throws -> Void) rethrows -> (Timing, Timing) {
     var samples: [[(wall: Double, cpu: Double)]] = [[], []]
     for _ in 0..<runs {
         for index in 0..<2 {
             let wallStart = DispatchTime.now().uptimeNanoseconds
             let cpuStart = threadCPUNanoseconds()
-            try index == 0 ? spearal() : json()
+            try index == 0 ? first() : second()
             let cpu = Double(threadCPUNanoseconds() - cpuStart) / 1_000_000
             samples[index].append((Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1_000_000, cpu))
         }
@@ -76,6 +87,19 @@ func report(_ label: String, _ timings: (Timing, Timing)) {
     print(label.padding(toLength: 30, withPad: " ", startingAt: 0)
           + String(format: "Spearal %7.2f ms (cpu %7.2f)   JSON %7.2f ms (cpu %7.2f)   JSON/Spearal %.2fx (cpu %.2fx)",
                    spearal.wall, spearal.cpu, json.wall, json.cpu, json.wall / spearal.wall, json.cpu / spearal.cpu))
+}
+
+/// A target's verdict line: met only when both the wall and the CPU figures meet it.
+func verdict(_ target: String, met: Bool, _ detail: String) -> String {
+    "target \(target): \(met ? "met" : "NOT met") (\(detail))"
+}
+
+/// The verdict of a "Spearal at least `factor` times faster than JSON" target.
+func speedupVerdict(_ target: String, _ timings: (Timing, Timing), factor: Double) -> String {
+    let (spearal, json) = timings
+    let wall = json.wall / spearal.wall
+    let cpu = json.cpu / spearal.cpu
+    return verdict(target, met: wall >= factor && cpu >= factor, String(format: "%.2f× wall, %.2f× cpu", wall, cpu))
 }
 
 func reportSize(_ label: String, spearal: Int, json: Int) {
@@ -130,16 +154,32 @@ do {
 
     print("1,000 announcements; median of 21 alternating runs, wall time and thread CPU time "
           + "(\(ProcessInfo.processInfo.activeProcessorCount) cores)")
-    report("encode full list", try compare(spearal: { _ = try spearalEncoder.encode(announcements) },
-                                           json: { _ = try jsonEncoder.encode(announcements) }))
-    report("decode full list", try compare(spearal: { _ = try spearalDecoder.decode([Announcement].self, from: spearalData) },
-                                           json: { _ = try jsonDecoder.decode([Announcement].self, from: jsonData) }))
+    let encoding = try compare(spearal: { _ = try spearalEncoder.encode(announcements) },
+                               json: { _ = try jsonEncoder.encode(announcements) })
+    report("encode full list", encoding)
+    let decoding = try compare(spearal: { _ = try spearalDecoder.decode([Announcement].self, from: spearalData) },
+                               json: { _ = try jsonDecoder.decode([Announcement].self, from: jsonData) })
+    report("decode full list", decoding)
     reportSize("size full list", spearal: spearalData.count, json: jsonData.count)
     report("encode filtered (id, title)", try compare(spearal: { _ = try filteringEncoder.encode(announcements) },
                                                       json: { _ = try jsonEncoder.encode(summaries) }))
     report("decode filtered (id, title)", try compare(spearal: { _ = try spearalDecoder.decode([AnnouncementSummary].self, from: filteredSpearal) },
                                                       json: { _ = try jsonDecoder.decode([AnnouncementSummary].self, from: filteredJSON) }))
     reportSize("size filtered (id, title)", spearal: filteredSpearal.count, json: filteredJSON.count)
+
+    // The filter must pay for itself: same list, same machine, the two encodes alternating.
+    let (filtered, unfiltered) = try compare({ _ = try filteringEncoder.encode(announcements) },
+                                             { _ = try spearalEncoder.encode(announcements) })
+    print(String(format: "filtered encode vs unfiltered encode: %.2f ms vs %.2f ms (cpu %.2f ms vs %.2f ms)",
+                 filtered.wall, unfiltered.wall, filtered.cpu, unfiltered.cpu))
+
+    print("")
+    print(speedupVerdict("encode ≥3× JSON", encoding, factor: 3))
+    print(speedupVerdict("decode ≥3× JSON", decoding, factor: 3))
+    print(verdict("filtered encode ≤ unfiltered encode",
+                  met: filtered.wall <= unfiltered.wall && filtered.cpu <= unfiltered.cpu,
+                  String(format: "%.2f ms vs %.2f ms wall, %.2f ms vs %.2f ms cpu",
+                         filtered.wall, unfiltered.wall, filtered.cpu, unfiltered.cpu)))
 } catch {
     print("benchmark failed: \(error)")
 }

@@ -83,6 +83,21 @@ struct CodableTests {
         #expect(context.codingPath.map(\.stringValue) == ["id"])
     }
 
+    @Test("a mismatched array element or date names its index or key in the error path")
+    func leafMismatchPaths() throws {
+        let list = try SpearalEncoder().encodeValue(.collection(SpearalList([.integral(1), .string("two")])))
+        let listError = #expect(throws: DecodingError.self) { try SpearalDecoder().decode([Int].self, from: list) }
+        let bean = try SpearalEncoder().encodeValue(.bean(SpearalBean(className: "Dated", properties: [("when", .string("now"))])))
+        let beanError = #expect(throws: DecodingError.self) { try SpearalDecoder().decode(Dated.self, from: bean) }
+
+        guard case .typeMismatch(_, let listContext)? = listError, case .typeMismatch(_, let beanContext)? = beanError else {
+            Issue.record("expected typeMismatch errors, got \(String(describing: listError)), \(String(describing: beanError))")
+            return
+        }
+        #expect(listContext.codingPath.map(\.intValue) == [1])
+        #expect(beanContext.codingPath.map(\.stringValue) == ["when"])
+    }
+
     @Test("top-level arrays and scalars encode without a bean")
     func topLevelCollections() throws {
         let data = try SpearalEncoder().encode(["spearal", "spearal"])
@@ -92,4 +107,8 @@ struct CodableTests {
         #expect(Hex.string(data) == (try ReferenceVectors.named("list_repeated_string").hex))
         #expect(decoded == ["spearal", "spearal"])
     }
+}
+
+private struct Dated: Decodable {
+    var when: Date
 }

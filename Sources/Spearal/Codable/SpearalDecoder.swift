@@ -40,11 +40,10 @@ public struct SpearalDecoder: Sendable {
     /// - Throws: a ``SpearalError`` for malformed bytes or a cycle, `DecodingError` when the
     ///   message does not fit `type`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        var reader = SpearalReader(bytes: [UInt8](data), options: options)
-        let value = try reader.readMessage()
+        let (value, hasObjectReferences) = try SpearalReader.readMessage(in: data, options: options)
         // The intermediate graph may be cyclic (untrusted input): free it once mapped.
         defer {
-            if reader.hasObjectReferences { value.dismantle() }
+            if hasObjectReferences { value.dismantle() }
         }
         return try decode(type, fromValue: value)
     }
@@ -57,7 +56,7 @@ public struct SpearalDecoder: Sendable {
     /// - Throws: `DecodingError` when the value does not fit `type`, ``SpearalError/cyclicReference(className:)``.
     public func decode<T: Decodable>(_ type: T.Type, fromValue value: SpearalValue) throws -> T {
         let context = SpearalDecodingContext(aliases: aliasStrategy)
-        let root = SpearalValueDecoder(context: context, value: value, codingPath: [], type: T.self)
+        let root = SpearalValueDecoder(context: context, value: value, parent: nil, at: nil, type: T.self)
         return try root.decodeChild(T.self, from: value, at: nil)
     }
 
@@ -70,7 +69,6 @@ public struct SpearalDecoder: Sendable {
     /// - Returns: the top-level value.
     /// - Throws: the ``SpearalError`` describing the first problem in the bytes.
     public func decodeValue(from data: Data) throws(SpearalError) -> SpearalValue {
-        var reader = SpearalReader(bytes: [UInt8](data), options: options)
-        return try reader.readMessage()
+        try SpearalReader.readMessage(in: data, options: options).value
     }
 }

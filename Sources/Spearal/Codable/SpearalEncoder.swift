@@ -37,21 +37,18 @@ public struct SpearalEncoder: Sendable {
     }
 
     /// Encodes `value` as one Spearal message.
+    ///
+    /// The bytes are written as the value is walked, without building the value model; they
+    /// are the same as ``encodeValue(_:)`` writes for ``makeValue(_:)``. Properties the
+    /// ``propertyFilter`` drops are skipped before their values are encoded.
     /// - Parameter value: the value to encode.
     /// - Returns: the message bytes.
     /// - Throws: `EncodingError` from the value's `encode(to:)`, or a ``SpearalError`` for a
     ///   value the format cannot carry (an invalid date, a malformed big number).
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        // makeValue already applied the filter while building beans: write without filtering again.
-        let context = SpearalEncodingContext(aliases: aliasStrategy, filter: propertyFilter, marksUnsharedObjects: true)
-        let graph = try makeValue(value, context: context)
-        var writer = SpearalWriter(filter: SpearalPropertyFilter(), capacity: context.estimatedSize)
-        // Cycles between class instances became cycles between beans: free them once written.
-        defer {
-            if !context.instances.isEmpty { graph.dismantle() }
-        }
-        try writer.write(graph)
-        return Data(writer.bytes)
+        let context = SpearalDirectEncodingContext(aliases: aliasStrategy, filter: propertyFilter)
+        try context.write(value, parent: nil, at: nil)
+        return context.takeData()
     }
 
     /// Converts `value` to the value model without writing bytes (to inspect or print it).
@@ -85,6 +82,6 @@ public struct SpearalEncoder: Sendable {
     public func encodeValue(_ value: SpearalValue) throws(SpearalError) -> Data {
         var writer = SpearalWriter(filter: propertyFilter)
         try writer.write(value)
-        return Data(writer.bytes)
+        return writer.takeData()
     }
 }

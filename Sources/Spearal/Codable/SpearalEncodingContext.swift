@@ -21,17 +21,9 @@ final class SpearalEncodingContext {
         let keptNames: [String]?
     }
 
-    /// Whether beans and lists made for struct values and arrays may be marked unshared: only
-    /// when the graph goes straight to the writer, never when it is handed to the caller.
-    let marksUnsharedObjects: Bool
-    /// A rough size of the message being built (text bytes plus a few per value), used to size
-    /// the writer's buffer once instead of growing it by doubling.
-    var estimatedSize = 64
-
-    init(aliases: SpearalAliasStrategy, filter: SpearalPropertyFilter, marksUnsharedObjects: Bool = false) {
+    init(aliases: SpearalAliasStrategy, filter: SpearalPropertyFilter) {
         classNames = SpearalClassNames(aliases: aliases)
         self.filter = filter
-        self.marksUnsharedObjects = marksUnsharedObjects
     }
 
     /// Sorts `properties` alphabetically (Java order), reusing the permutation found for the

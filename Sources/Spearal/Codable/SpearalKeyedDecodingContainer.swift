@@ -7,17 +7,21 @@ struct SpearalKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     private typealias Unbox = SpearalValueDecoder
     let decoder: SpearalValueDecoder
     let properties: [SpearalBean.Property]
-    let localClass: String
     var codingPath: [any CodingKey] { decoder.codingPath }
 
+    /// The Swift name of the decoded type, which selects its property aliases.
+    private var localClass: String { decoder.context.localClassName(of: decoder.type) }
+
     var allKeys: [Key] {
-        let aliases = decoder.context.classNames.aliases
-        return properties.compactMap { Key(stringValue: aliases.localPropertyName($0.name, inClass: localClass)) }
+        let context = decoder.context
+        guard context.hasPropertyAliases else { return properties.compactMap { Key(stringValue: $0.name) } }
+        let localClass = localClass
+        return properties.compactMap { Key(stringValue: context.aliases.localPropertyName($0.name, inClass: localClass)) }
     }
 
     private func remoteName(_ key: Key) -> String {
-        let aliases = decoder.context.classNames.aliases
-        return aliases.hasPropertyAliases ? aliases.remotePropertyName(key.stringValue, inClass: localClass) : key.stringValue
+        let context = decoder.context
+        return context.hasPropertyAliases ? context.aliases.remotePropertyName(key.stringValue, inClass: localClass) : key.stringValue
     }
 
     private func find(_ key: Key) -> SpearalValue? {
@@ -29,7 +33,7 @@ struct SpearalKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         guard let value = find(key) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "No property \(remoteName(key))"))
         }
-        return SpearalValueDecoder(context: decoder.context, value: value, codingPath: codingPath + [key], type: decoder.type)
+        return decoder.nested(value, at: .key(key))
     }
 
     /// The value at `key`, or `keyNotFound`.
@@ -66,12 +70,12 @@ struct SpearalKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
             }
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "No property \(remoteName(key))"))
         }
-        return try decoder.decodeChild(T.self, from: value, at: key)
+        return try decoder.decodeChild(T.self, from: value, at: .key(key))
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = find(key), !value.isNull else { return nil }
-        return try decoder.decodeChild(T.self, from: value, at: key)
+        return try decoder.decodeChild(T.self, from: value, at: .key(key))
     }
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {

@@ -19,11 +19,6 @@ struct SpearalKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     }
 
     private func store(_ value: SpearalValue, as name: String) {
-        if case .string(let text) = value {
-            encoder.context.estimatedSize += text.utf8.count + 4
-        } else {
-            encoder.context.estimatedSize += 9
-        }
         if bean.properties.contains(where: { $0.name == name }) {
             bean[name] = value
         } else {

@@ -20,6 +20,8 @@ enum SpearalTypeKind: Equatable {
     case dictionary
     /// ``SpearalField``: left out of beans when undefined.
     case undefinable
+    /// `Array`: written and read element by element without an unkeyed container.
+    case array
 
     /// The kind of `type`; `decoding` selects which dictionary conformance counts (Decodable or Encodable).
     init(_ type: Any.Type, decoding: Bool = false) {
@@ -31,6 +33,8 @@ enum SpearalTypeKind: Equatable {
         case is URL.Type: self = .url
         case is any SpearalEnumeration.Type: self = .enumeration
         case _ where isDictionary: self = .dictionary
+        case _ where decoding ? type is any SpearalArrayDecodable.Type : type is any SpearalArrayEncodable.Type:
+            self = .array
         case is any SpearalUndefinable.Type: self = .undefinable
         case is AnyObject.Type: self = .classType
         default: self = .plain

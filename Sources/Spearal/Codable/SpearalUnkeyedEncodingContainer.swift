@@ -6,11 +6,6 @@ struct SpearalUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     var count: Int { list.elements.count }
 
     private func append(_ value: SpearalValue) {
-        if case .string(let text) = value {
-            encoder.context.estimatedSize += text.utf8.count + 4
-        } else {
-            encoder.context.estimatedSize += 9
-        }
         list.elements.append(value)
     }
 

@@ -6,6 +6,10 @@ extension SpearalValueDecoder {
         switch kind {
         case .plain, .classType, .undefinable:
             return nil
+        case .array:
+            guard let arrayType = T.self as? any SpearalArrayDecodable.Type else { return nil }
+            guard case .collection(let list) = value else { throw mismatch([SpearalValue].self, "a collection") }
+            return try arrayType.spearalDecode(list, decoder: self) as? T
         case .date:
             guard case .dateTime(let dateTime) = value else { throw mismatch(T.self, "a date/time") }
             return dateTime.date as? T
@@ -59,6 +63,21 @@ extension SpearalValueDecoder {
 
     // The static forms let containers unbox scalars without allocating a decoder per property;
     // the path is only built when an error is thrown.
+
+    /// The most common leaf types, recognized by comparing types (in unspecialized generic code
+    /// far cheaper than a nested decoder and a dynamic cast); `nil` for other types. Errors are
+    /// those the types' own `init(from:)` would throw.
+    static func unboxLeaf<T>(_ type: T.Type, from value: SpearalValue, at path: @autoclosure () -> [any CodingKey]) throws -> T? {
+        if T.self == String.self { return unsafeBitCast(try unboxString(value, at: path()), to: T.self) }
+        if T.self == Date.self {
+            guard case .dateTime(let dateTime) = value else { throw mismatch(T.self, "a date/time", found: value, at: path()) }
+            return unsafeBitCast(dateTime.date, to: T.self)
+        }
+        if T.self == Int.self { return unsafeBitCast(try unboxInteger(value, Int.self, at: path()), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try unboxBool(value, at: path()), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try unboxDouble(value, at: path()), to: T.self) }
+        return nil
+    }
 
     static func unboxBool(_ value: SpearalValue, at path: @autoclosure () -> [any CodingKey]) throws -> Bool {
         guard case .bool(let flag) = value else { throw mismatch(Bool.self, "a boolean", found: value, at: path()) }

@@ -4,16 +4,38 @@ import Foundation
 final class SpearalValueDecoder: Decoder {
     let context: SpearalDecodingContext
     let value: SpearalValue
-    let codingPath: [any CodingKey]
+    /// The decoder of the enclosing value, whose path this one extends.
+    private let parent: SpearalValueDecoder?
+    private let pathElement: SpearalPathElement?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     /// The type being decoded, whose local name selects property aliases.
     let type: Any.Type
 
-    init(context: SpearalDecodingContext, value: SpearalValue, codingPath: [any CodingKey], type: Any.Type) {
+    init(context: SpearalDecodingContext, value: SpearalValue, parent: SpearalValueDecoder?, at pathElement: SpearalPathElement?,
+         type: Any.Type) {
         self.context = context
         self.value = value
-        self.codingPath = codingPath
+        self.parent = parent
+        self.pathElement = pathElement
         self.type = type
+    }
+
+    /// Built on demand: most values never ask for their path.
+    var codingPath: [any CodingKey] {
+        var path = parent?.codingPath ?? []
+        if let pathElement { path.append(pathElement.codingKey) }
+        return path
+    }
+
+    /// The path of a child at `element` (this decoder's path when `nil`).
+    func codingPath(at element: SpearalPathElement?) -> [any CodingKey] {
+        guard let element else { return codingPath }
+        return codingPath + [element.codingKey]
+    }
+
+    /// A decoder for a nested container's value at `element`, decoding the same type.
+    func nested(_ value: SpearalValue, at element: SpearalPathElement) -> SpearalValueDecoder {
+        SpearalValueDecoder(context: context, value: value, parent: self, at: element, type: type)
     }
 
     func container<Key: CodingKey>(keyedBy keyType: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -32,8 +54,7 @@ final class SpearalValueDecoder: Decoder {
         default:
             throw mismatch(KeyedDecodingContainer<Key>.self, "a bean or a map")
         }
-        let localClass = context.classNames.names(of: type).local
-        return KeyedDecodingContainer(SpearalKeyedDecodingContainer<Key>(decoder: self, properties: properties, localClass: localClass))
+        return KeyedDecodingContainer(SpearalKeyedDecodingContainer<Key>(decoder: self, properties: properties))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -55,10 +76,10 @@ final class SpearalValueDecoder: Decoder {
         .typeMismatch(type, .init(codingPath: path, debugDescription: "Expected \(expected), found \(kind(of: value))"))
     }
 
-    /// Decodes a nested value found at `key`.
-    func decodeChild<T: Decodable>(_ type: T.Type, from child: SpearalValue, at key: (any CodingKey)?) throws -> T {
-        let path = key.map { codingPath + [$0] } ?? codingPath
-        let decoder = SpearalValueDecoder(context: context, value: child, codingPath: path, type: T.self)
+    /// Decodes a nested value found at `element` (`nil`: this decoder's own value, same path).
+    func decodeChild<T: Decodable>(_ type: T.Type, from child: SpearalValue, at element: SpearalPathElement?) throws -> T {
+        if let leaf = try Self.unboxLeaf(T.self, from: child, at: codingPath(at: element)) { return leaf }
+        let decoder = SpearalValueDecoder(context: context, value: child, parent: self, at: element, type: T.self)
         let kind = context.kind(of: T.self)
         if let special = try decoder.decodeSpecial(T.self, kind: kind) { return special }
         guard kind == .classType, case .bean(let bean) = child else {

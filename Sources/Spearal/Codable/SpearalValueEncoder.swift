@@ -28,7 +28,6 @@ final class SpearalValueEncoder: Encoder {
                 bean = presetBean
             } else {
                 bean = SpearalBean(className: info.remoteClass)
-                bean.isUnshared = context.marksUnsharedObjects
             }
             value = .bean(bean)
         }
@@ -44,7 +43,6 @@ final class SpearalValueEncoder: Encoder {
             return SpearalUnkeyedEncodingContainer(encoder: self, list: list)
         }
         let list = SpearalList()
-        list.isUnshared = context.marksUnsharedObjects
         value = .collection(list)
         return SpearalUnkeyedEncodingContainer(encoder: self, list: list)
     }
@@ -88,32 +86,12 @@ final class SpearalValueEncoder: Encoder {
 
     /// Values with a dedicated format type: dates, data, decimals, URLs, enums, dictionaries.
     private func encodeSpecial<T: Encodable>(_ child: T, kind: SpearalTypeKind) throws -> SpearalValue? {
-        switch kind {
-        case .plain, .classType, .undefinable:
-            return nil
-        case .date:
-            guard let date = child as? Date else { return nil }
-            guard date.timeIntervalSince1970.isFinite else {
-                throw EncodingError.invalidValue(date, .init(codingPath: codingPath, debugDescription: "A non-finite Date cannot be sent"))
-            }
-            return .dateTime(SpearalDateTime(date))
-        case .data:
-            return (child as? Data).map { .byteArray(SpearalBytes([UInt8]($0))) }
-        case .decimal:
-            guard let decimal = child as? Decimal else { return nil }
-            guard decimal.isFinite else {
-                throw EncodingError.invalidValue(decimal, .init(codingPath: codingPath, debugDescription: "Decimal NaN cannot be sent"))
-            }
-            return .bigFloating(decimal.description)
-        case .url:
-            return (child as? URL).map { .string($0.absoluteString) }
-        case .enumeration:
-            guard let enumeration = child as? any SpearalEnumeration else { return nil }
-            let className = context.classNames.names(of: T.self).remote
-            return .enumValue(SpearalEnumConstant(className: className, name: enumeration.rawValue))
-        case .dictionary:
+        if kind == .dictionary {
             guard let dictionary = child as? any SpearalDictionaryCodable else { return nil }
             return .map(SpearalMap(try dictionary.spearalEntries(encoder: self)))
+        }
+        return try SpearalSpecialValue.make(child, kind: kind, codingPath: codingPath) {
+            context.classNames.names(of: T.self).remote
         }
     }
 }

@@ -4,8 +4,11 @@ import Foundation
 ///
 /// Every length is checked against the bytes left before anything is allocated, nesting is
 /// bounded by ``SpearalDecodingOptions/maxDepth``, and every problem throws a ``SpearalError``.
+///
+/// The reader works on the message's own storage (no copy of it), so it only lives inside
+/// ``readMessage(in:options:)``; every index is checked against the buffer before it is read.
 struct SpearalReader {
-    let bytes: [UInt8]
+    let bytes: UnsafeRawBufferPointer
     private(set) var position = 0
     private var strings: [String] = []
     private var objects: [SpearalValue] = []
@@ -15,13 +18,28 @@ struct SpearalReader {
     /// Whether an object back-reference was read: without one the graph cannot have cycles.
     private(set) var hasObjectReferences = false
 
-    init(bytes: [UInt8], options: SpearalDecodingOptions) {
+    private init(bytes: UnsafeRawBufferPointer, options: SpearalDecodingOptions) {
         self.bytes = bytes
         self.options = options
     }
 
+    /// Reads the single value of the message `data`.
+    /// - Returns: the value, and whether it holds object back-references (only then can the
+    ///   graph have cycles that ``SpearalValue/dismantle()`` must break).
+    static func readMessage(in data: Data, options: SpearalDecodingOptions) throws(SpearalError)
+        -> (value: SpearalValue, hasObjectReferences: Bool) {
+        let result = data.withUnsafeBytes { buffer in
+            Result { () throws(SpearalError) in
+                var reader = SpearalReader(bytes: buffer, options: options)
+                let value = try reader.readMessage()
+                return (value, reader.hasObjectReferences)
+            }
+        }
+        return try result.get()
+    }
+
     /// Reads the single value of a message, rejecting trailing bytes if the options say so.
-    mutating func readMessage() throws(SpearalError) -> SpearalValue {
+    private mutating func readMessage() throws(SpearalError) -> SpearalValue {
         do throws(SpearalError) {
             let value = try readValue(depth: 0)
             if options.rejectsTrailingBytes && position < bytes.count {
@@ -67,9 +85,9 @@ struct SpearalReader {
     }
 
     /// Reads `count` raw bytes after checking they are there.
-    mutating func readBytes(_ count: Int) throws(SpearalError) -> ArraySlice<UInt8> {
+    mutating func readBytes(_ count: Int) throws(SpearalError) -> UnsafeRawBufferPointer {
         guard count <= remaining else { throw .lengthExceedsInput(length: count, offset: position) }
-        let slice = bytes[position..<(position + count)]
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)])
         position += count
         return slice
     }
@@ -138,8 +156,8 @@ struct SpearalReader {
         return (string, strings.count - 1)
     }
 
-    private static func makeString(_ utf8: ArraySlice<UInt8>) -> String? {
-        utf8.withUnsafeBufferPointer { buffer in
+    private static func makeString(_ utf8: UnsafeRawBufferPointer) -> String? {
+        utf8.withMemoryRebound(to: UInt8.self) { buffer in
             if #available(macOS 15, iOS 18, *) {
                 return String(validating: buffer, as: UTF8.self)
             }

@@ -8,14 +8,14 @@ extension SpearalWriter {
         var type = SpearalTypeByte.dateTime | UInt8(unit)
         if value.hasDate { type |= 0x08 }
         if value.hasTime { type |= 0x04 }
-        var output: [UInt8] = [type]
+        output.append(type)
         if value.hasDate {
             let offset = value.year - 2000
             let magnitude = UInt64(offset.magnitude)
             let length0 = SpearalTypeByte.length0(of: magnitude)
             output.append((offset < 0 ? 0x80 : 0) | UInt8(length0 << 4) | UInt8(value.month))
             output.append(UInt8(value.day))
-            Self.appendUnsigned(magnitude, length0: length0, to: &output)
+            output.appendUnsigned(magnitude, length0: length0)
         }
         if value.hasTime {
             let length0 = unit == 0 ? 0 : SpearalTypeByte.length0(of: subsecond)
@@ -23,10 +23,9 @@ extension SpearalWriter {
             output.append(UInt8(value.minute))
             output.append(UInt8(value.second))
             if unit != 0 {
-                Self.appendUnsigned(subsecond, length0: length0, to: &output)
+                output.appendUnsigned(subsecond, length0: length0)
             }
         }
-        appendRaw(output)
     }
 
     /// The coarsest unit (3 ms, 2 µs, 1 ns, 0 none) that holds `nanosecond` exactly, and the count.
@@ -36,13 +35,5 @@ extension SpearalWriter {
         if nanos % 1_000_000 == 0 { return (3, nanos / 1_000_000) }
         if nanos % 1000 == 0 { return (2, nanos / 1000) }
         return (1, nanos)
-    }
-
-    private static func appendUnsigned(_ value: UInt64, length0: Int, to output: inout [UInt8]) {
-        var shift = length0 * 8
-        while shift >= 0 {
-            output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
-        }
     }
 }

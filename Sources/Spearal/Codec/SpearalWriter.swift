@@ -1,154 +1,191 @@
-/// Writes one ``SpearalValue`` as Spearal bytes, keeping the message's string and object tables.
+import Foundation
+
+/// Writes Spearal bytes, keeping the message's string and object tables.
 ///
-/// Encoding rules follow spearal-java so the bytes are identical (see FORMAT.md section 3).
-struct SpearalWriter {
-    private(set) var bytes: [UInt8] = []
-    private var strings: [SpearalStringKey: Int] = [:]
+/// ``write(_:)`` writes a whole ``SpearalValue`` graph; the `Codable` encoder instead drives the
+/// lower-level methods (scalars, headers, descriptions, object indexes) as it walks the Swift
+/// values. Encoding rules follow spearal-java so the bytes are identical (see FORMAT.md section 3).
+///
+/// Noncopyable because it owns its output buffer.
+struct SpearalWriter: ~Copyable {
+    /// The bytes written so far (not private: the date/time extension appends to it).
+    var output: SpearalByteBuffer
+    private var strings = SpearalStringTable()
     /// Bean descriptions already built, by class name, so repeated beans do not rebuild them.
     private var descriptions: [String: [(names: [String], description: String)]] = [:]
     /// The last bean description written and its string-table index.
     private var lastDescription: (className: String, names: [String], index: Int)?
     private var objects: [ObjectIdentifier: Int] = [:]
     /// The number of objects sent so far (the next object index).
-    private var objectCount = 0
+    private(set) var objectCount = 0
     private let filter: SpearalPropertyFilter
 
     init(filter: SpearalPropertyFilter = SpearalPropertyFilter(), capacity: Int = 256) {
         self.filter = filter
-        bytes.reserveCapacity(capacity)
-        strings.reserveCapacity(64)
+        output = SpearalByteBuffer(capacity: capacity)
         objects.reserveCapacity(64)
+    }
+
+    /// Hands the written bytes over to a `Data` without copying them.
+    mutating func takeData() -> Data {
+        output.takeData()
     }
 
     mutating func write(_ value: SpearalValue) throws(SpearalError) {
         switch value {
-        case .null: bytes.append(SpearalTypeByte.null)
-        case .bool(let flag): bytes.append(flag ? SpearalTypeByte.true : SpearalTypeByte.false)
+        case .null: output.append(SpearalTypeByte.null)
+        case .bool(let flag): writeBool(flag)
         case .integral(let integer): writeIntegral(integer)
         case .bigIntegral(let text): try writeBigNumber(SpearalBigNumberText.exponentized(text), base: SpearalTypeByte.bigIntegral)
         case .floating(let double): writeFloating(double)
         case .bigFloating(let text): try writeBigNumber(text, base: SpearalTypeByte.bigFloating)
-        case .string(let string): writeStringLike(string, base: SpearalTypeByte.string)
+        case .string(let string): writeString(string)
         case .byteArray(let array): writeByteArray(array)
         case .dateTime(let dateTime): try writeDateTime(dateTime)
         case .collection(let list): try writeCollection(list)
         case .map(let map): try writeMap(map)
-        case .enumValue(let constant):
-            writeStringLike(constant.className, base: SpearalTypeByte.enumValue)
-            writeStringLike(constant.name, base: SpearalTypeByte.string)
+        case .enumValue(let constant): writeEnum(constant)
         case .classValue(let name): writeStringLike(name, base: SpearalTypeByte.classValue)
         case .bean(let bean): try writeBean(bean)
         }
     }
 
-    /// Appends already-encoded bytes (used by the date/time extension).
-    mutating func appendRaw(_ raw: [UInt8]) {
-        bytes.append(contentsOf: raw)
+    // MARK: Scalars
+
+    mutating func writeNull() {
+        output.append(SpearalTypeByte.null)
     }
 
-    /// Writes `value` unsigned, big-endian, in `length0 + 1` bytes.
-    private mutating func writeUnsigned(_ value: UInt64, length0: Int) {
-        var shift = length0 * 8
-        while shift >= 0 {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
-        }
+    mutating func writeBool(_ flag: Bool) {
+        output.append(flag ? SpearalTypeByte.true : SpearalTypeByte.false)
     }
 
     /// Writes a type byte carrying length0 in its two low bits, then the count or index.
-    private mutating func writeTypeAndCount(_ type: UInt8, _ count: Int) {
+    mutating func writeTypeAndCount(_ type: UInt8, _ count: Int) {
         let value = UInt64(count)
         let length0 = SpearalTypeByte.length0(of: value)
-        bytes.append(type | UInt8(length0))
-        writeUnsigned(value, length0: length0)
+        output.append(type | UInt8(length0))
+        output.appendUnsigned(value, length0: length0)
     }
 
-    private mutating func writeIntegral(_ value: Int) {
+    mutating func writeIntegral(_ value: Int) {
         // Int.min has no positive magnitude: like Java, send its 8 bytes without the sign flag.
         let negative = value < 0 && value != Int.min
         let magnitude = value == Int.min ? UInt64(bitPattern: Int64(value)) : UInt64(value.magnitude)
         let length0 = SpearalTypeByte.length0(of: magnitude)
-        bytes.append(SpearalTypeByte.integral | (negative ? 0x08 : 0) | UInt8(length0))
-        writeUnsigned(magnitude, length0: length0)
+        output.append(SpearalTypeByte.integral | (negative ? 0x08 : 0) | UInt8(length0))
+        output.appendUnsigned(magnitude, length0: length0)
     }
 
-    private mutating func writeFloating(_ value: Double) {
+    mutating func writeFloating(_ value: Double) {
         switch SpearalFloatingForm(value) {
         case .integral(let integer):
             writeIntegral(integer)
         case .compact(let negative, let magnitude):
             let length0 = SpearalTypeByte.length0(of: magnitude)
-            bytes.append(SpearalTypeByte.floating | 0x08 | (negative ? 0x04 : 0) | UInt8(length0))
-            writeUnsigned(magnitude, length0: length0)
+            output.append(SpearalTypeByte.floating | 0x08 | (negative ? 0x04 : 0) | UInt8(length0))
+            output.appendUnsigned(magnitude, length0: length0)
         case .raw:
-            bytes.append(SpearalTypeByte.floating)
-            writeUnsigned(value.bitPattern, length0: 7)
+            output.append(SpearalTypeByte.floating)
+            output.appendUnsigned(value.bitPattern, length0: 7)
         }
+    }
+
+    mutating func writeString(_ string: String) {
+        writeStringLike(string, base: SpearalTypeByte.string)
+    }
+
+    /// Writes an ENUM: the class name, then the constant name as a STRING.
+    mutating func writeEnum(_ constant: SpearalEnumConstant) {
+        writeStringLike(constant.className, base: SpearalTypeByte.enumValue)
+        writeStringLike(constant.name, base: SpearalTypeByte.string)
     }
 
     /// Writes a string-table entry (STRING, ENUM class, CLASS, bean description) with base type `base`.
     /// - Returns: the entry's string-table index (`nil` for the empty string, which has none).
     @discardableResult
-    private mutating func writeStringLike(_ string: String, base: UInt8) -> Int? {
+    mutating func writeStringLike(_ string: String, base: UInt8) -> Int? {
         guard !string.isEmpty else {
-            bytes.append(base)
-            bytes.append(0)
+            output.append(base)
+            output.append(0)
             return nil
         }
-        let key = SpearalStringKey(string)
-        if let index = strings[key] {
+        let (index, isKnown) = strings.index(of: string)
+        if isKnown {
             writeTypeAndCount(base | SpearalTypeByte.stringReference, index)
             return index
         }
-        let index = strings.count
-        strings[key] = index
-        let utf8 = string.utf8
-        writeTypeAndCount(base, utf8.count)
-        bytes.append(contentsOf: utf8)
+        writeTypeAndCount(base, string.utf8.count)
+        output.appendUTF8(of: string)
         return index
     }
 
     private mutating func writeBigNumber(_ text: String, base: UInt8) throws(SpearalError) {
-        let key = SpearalStringKey(text)
-        if let index = strings[key] {
+        if let index = strings.knownIndex(of: text) {
             writeTypeAndCount(base | SpearalTypeByte.stringReference, index)
             return
         }
+        // Validated before the text takes a table index: an invalid text throws, adding nothing.
         let nibbles = try SpearalBigNumberText.nibbles(of: text)
-        strings[key] = strings.count
+        strings.index(of: text)
         writeTypeAndCount(base, nibbles.count)
         var index = 0
         while index < nibbles.count {
             let high = nibbles[index] << 4
             let low = index + 1 < nibbles.count ? nibbles[index + 1] : 0
-            bytes.append(high | low)
+            output.append(high | low)
             index += 2
         }
     }
 
+    // MARK: Objects
+
+    /// The object index of an object registered with ``register(_:)``, if it was sent already.
+    func objectIndex(of identifier: ObjectIdentifier) -> Int? {
+        objects[identifier]
+    }
+
+    /// Gives the next object index to an object that may be referenced again.
+    mutating func register(_ identifier: ObjectIdentifier) {
+        objects[identifier] = objectCount
+        objectCount += 1
+    }
+
+    /// Takes the next object index for an object that is never referenced again (a struct's
+    /// bean, an array's collection): it must be counted, not remembered.
+    mutating func countUnsharedObject() {
+        objectCount += 1
+    }
+
+    /// Writes a reference to object `index` with the base type `base` (collection, map, bean...).
+    mutating func writeObjectReference(_ index: Int, base: UInt8) {
+        writeTypeAndCount(base | SpearalTypeByte.objectReference, index)
+    }
+
     /// Registers `object` in the object table, or writes a reference and returns `false` if already sent.
-    private mutating func registerObject(_ object: AnyObject, base: UInt8, isUnshared: Bool = false) -> Bool {
-        defer { objectCount += 1 }
-        // An object known to appear once only takes an index; nothing can refer back to it.
-        guard !isUnshared else { return true }
+    private mutating func registerObject(_ object: AnyObject, base: UInt8) -> Bool {
         let identifier = ObjectIdentifier(object)
         if let index = objects[identifier] {
-            writeTypeAndCount(base | SpearalTypeByte.objectReference, index)
-            objectCount -= 1
+            writeObjectReference(index, base: base)
             return false
         }
-        objects[identifier] = objectCount
+        register(identifier)
         return true
+    }
+
+    /// Writes the header and bytes of a BYTE_ARRAY that was already registered.
+    mutating func writeByteArrayContent(_ bytes: UnsafeRawBufferPointer) {
+        writeTypeAndCount(SpearalTypeByte.byteArray, bytes.count)
+        output.append(bytes)
     }
 
     private mutating func writeByteArray(_ array: SpearalBytes) {
         guard registerObject(array, base: SpearalTypeByte.byteArray) else { return }
-        writeTypeAndCount(SpearalTypeByte.byteArray, array.bytes.count)
-        bytes.append(contentsOf: array.bytes)
+        array.bytes.withUnsafeBytes { writeByteArrayContent($0) }
     }
 
     private mutating func writeCollection(_ list: SpearalList) throws(SpearalError) {
-        guard registerObject(list, base: SpearalTypeByte.collection, isUnshared: list.isUnshared) else { return }
+        guard registerObject(list, base: SpearalTypeByte.collection) else { return }
         writeTypeAndCount(SpearalTypeByte.collection, list.elements.count)
         for element in list.elements {
             try write(element)
@@ -165,7 +202,7 @@ struct SpearalWriter {
     }
 
     private mutating func writeBean(_ bean: SpearalBean) throws(SpearalError) {
-        guard registerObject(bean, base: SpearalTypeByte.bean, isUnshared: bean.isUnshared) else { return }
+        guard registerObject(bean, base: SpearalTypeByte.bean) else { return }
         let properties = filter.keptProperties(of: bean)
         if let last = lastDescription, last.className == bean.className, last.names.count == properties.count,
            zip(last.names, properties).allSatisfy({ $0 == $1.name }) {

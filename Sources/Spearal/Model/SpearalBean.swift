@@ -18,9 +18,6 @@ public final class SpearalBean {
     public var className: String
     /// The defined properties in wire order.
     public var properties: [Property]
-    /// Set by the `Codable` bridge on beans it made for struct values, which it never places
-    /// twice in a graph: the writer counts them in the object table without remembering them.
-    var isUnshared = false
 
     /// Creates a bean.
     /// - Parameters:

@@ -4,9 +4,6 @@
 public final class SpearalList {
     /// The elements, in order.
     public var elements: [SpearalValue]
-    /// Set by the `Codable` bridge on lists it made for arrays, which it never places twice in
-    /// a graph: the writer counts them in the object table without remembering them.
-    var isUnshared = false
 
     /// Creates a list of `elements`.
     /// - Parameter elements: the items, in order.

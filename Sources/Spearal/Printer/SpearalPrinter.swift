@@ -41,8 +41,7 @@ public struct SpearalPrinter: Sendable {
     ///   - options: the decoding limits.
     /// - Throws: the ``SpearalError`` of malformed data.
     public func print(_ data: Data, options: SpearalDecodingOptions = SpearalDecodingOptions()) throws(SpearalError) -> String {
-        var reader = SpearalReader(bytes: [UInt8](data), options: options)
-        return print(try reader.readMessage())
+        print(try SpearalReader.readMessage(in: data, options: options).value)
     }
 
     /// Escapes `text` so it can be quoted: backslash, quote and control characters.
