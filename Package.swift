@@ -111,6 +111,7 @@ let package = Package(
         // The Spearal codec.
         .target(name: "Spearal"),
         .executableTarget(name: "SpearalBenchmark", dependencies: ["Spearal"]),
+        .executableTarget(name: "WireBenchmark", dependencies: ["IntranetClient"], path: "Sources/WireBenchmark"),
         .executableTarget(name: "SpearalFuzz", dependencies: ["Spearal"]),
 
         // The example app: screen logic on IntranetClient alone, and a terminal front for it.

@@ -22,7 +22,7 @@ struct ReadmeSampleTests {
     @Test("every Swift block of the README section is compiled verbatim by this target")
     func readmeMatchesCompiledSample() throws {
         let readme = try Self.readmeText()
-        let samples = try ["ReadmeSample.swift", "ReadmeTestingSample.swift"].map {
+        let samples = try ["ReadmeSample.swift", "ReadmeTestingSample.swift", "ReadmeSpearalSample.swift"].map {
             try String(contentsOf: Self.packageRoot.appendingPathComponent("Tests/IntranetClientReadmeTests/ReadmeSamples/\($0)"), encoding: .utf8)
         }
 
@@ -30,7 +30,7 @@ struct ReadmeSampleTests {
             .compactMap { $0.components(separatedBy: "```").first }
             .filter { $0.contains("import ") }
 
-        #expect(blocks.count == 2)
+        #expect(blocks.count == 3)
         for block in blocks {
             #expect(samples.contains { $0.hasSuffix(block) }, "README block not compiled:\n\(block)")
         }
@@ -85,5 +85,29 @@ struct ReadmeSampleTests {
     @Test("the testing sample returns the scripted title")
     func testingSampleRuns() async throws {
         #expect(try await firstTitle() == "Hello")
+    }
+}
+
+/// The Spearal sample against a server answering Spearal, as a filtering server would.
+@Suite("README Spearal sample")
+struct ReadmeSpearalSampleTests {
+    /// A list item carrying only what the filter kept.
+    private struct Headline: Encodable {
+        var id: Int
+        var title: String
+    }
+
+    @Test("headlines asks for titles in Spearal and reads them from partial announcements")
+    func headlinesRun() async throws {
+        let transport = MockTransport(script: [.spearal([Headline(id: 1, title: "One"), Headline(id: 2, title: "Two")])])
+        let intranet = IntranetClient(transport: transport, apiVersion: .v2_0, format: .spearal)
+
+        let titles = try await headlines(intranet)
+
+        #expect(titles == ["One", "Two"])
+        let sent = try #require(await transport.lastRequest)
+        #expect(sent.headerFields[.accept] == "application/spearal")
+        #expect(sent.headerFields[values: HTTPField.Name("Spearal-PropertyFilter")!] == ["intranet.AnnouncementSummary#title"])
+        #expect(makeSpearalIntranet(URL(fileURLWithPath: "/")).format == .spearal)
     }
 }

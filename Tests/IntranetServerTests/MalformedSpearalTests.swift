@@ -41,6 +41,28 @@ struct MalformedSpearalTests {
         return Array((try? SpearalEncoder().encodeValue(.bean(bean))) ?? Data())
     }()
 
+    /// A bean of `properties`, encoded.
+    static func message(_ properties: [SpearalBean.Property]) -> [UInt8] {
+        Array((try? SpearalEncoder().encodeValue(.bean(SpearalBean(className: "intranet.Announcement", properties: properties)))) ?? Data())
+    }
+
+    /// Lists nested `depth` deep, the innermost holding `innermost`; returns the outermost.
+    static func nested(_ depth: Int, innermost: SpearalValue) -> SpearalList {
+        var list = SpearalList([innermost])
+        for _ in 1..<depth {
+            list = SpearalList([.collection(list)])
+        }
+        return list
+    }
+
+    /// Two chains of 100 nested lists, each within the reader's own depth limit, the second's
+    /// innermost list referring back to the first: 200 levels once references are followed.
+    static let referenceChain: [UInt8] = {
+        let first = nested(100, innermost: .integral(1))
+        let second = nested(100, innermost: .collection(first))
+        return message([("a", .collection(first)), ("readers", .collection(second)), ("title", .string("deep"))])
+    }()
+
     @Test("each malformed body is a 400 problem naming the fault, and the announcement is unchanged", arguments: [
         ("empty", [], "ends early"),
         ("truncated in a string", Array(valid.dropLast(3)), "longer than the body"),
@@ -52,6 +74,13 @@ struct MalformedSpearalTests {
         ("a cycle where a scalar belongs", cyclic, "cycle"),
         ("a byte array where a string belongs", replacingTitle(with: [0x60, 0x03, 1, 2, 3]), "byte array at title"),
         ("shared references that expand the body", sharedListBomb, "expand"),
+        ("references that nest deeper than JSON may", referenceChain, "nested deeper than 64 levels"),
+        ("a property name longer than any the API has",
+         message([(String(repeating: "n", count: 300), .collection(SpearalList(Array(repeating: .null, count: 1_000))))]),
+         "a property name longer than 256 bytes"),
+        ("a date where a string belongs", message([("title", .dateTime(SpearalDateTime(Date(timeIntervalSince1970: 0))))]), "a date at title"),
+        ("a number beyond a double", message([("readers", .collection(SpearalList([.bigIntegral("1" + String(repeating: "0", count: 400))])))]),
+         "a number beyond a double at readers[0]"),
         ("a reference to a string never sent", replacingTitle(with: [0x54, 0x09]), "string 9"),
         ("text that is not UTF-8", replacingTitle(with: [0x50, 0x02, 0xC3, 0x28]), "not UTF-8"),
     ] as [(String, [UInt8], String)])

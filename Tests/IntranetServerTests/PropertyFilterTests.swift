@@ -66,6 +66,9 @@ struct PropertyFilterTests {
         ("/announcements/2", "intranet.Announcement#createdAt", "1.0", "createdAt"),
         ("/announcements/2?fields=colour", nil, "2.0", "colour"),
         ("/announcements?fields=createdAt", nil, "1.0", "createdAt"),
+        ("/announcements/2?%66ields=colour", nil, "2.0", "colour"),
+        ("/announcements/2?fields=", nil, "2.0", "names no property"),
+        ("/announcements/2", "intranet.Announcement#", "2.0", "names no property"),
     ] as [(String, String?, String, String)])
     func unknownNames(path: String, header: String?, version: String, named: String) async throws {
         try await withTestServer { _, client in
@@ -80,6 +83,26 @@ struct PropertyFilterTests {
                 let detail = try #require(try response.object()["detail"] as? String)
                 #expect(detail.contains(named), "\(detail)")
             }
+        }
+    }
+
+    @Test("percent-encoded names and commas in fields= are decoded")
+    func percentEncodedFields() async throws {
+        try await withTestServer { _, client in
+            let encoded = try await client.send(.get, "/announcements/2?fields=title%2CcreatedAt").object()
+            let encodedName = try await client.send(.get, "/announcements/2?%66ields=title").object()
+
+            #expect(Set(encoded.keys) == ["id", "title", "createdAt"])
+            #expect(Set(encodedName.keys) == ["id", "title"])
+        }
+    }
+
+    @Test("signed out, /users/me with a bad filter is still 401")
+    func signInComesFirst() async throws {
+        try await withTestServer { _, client in
+            let response = try await client.send(.get, "/users/me?fields=nope")
+
+            #expect(response.status == .unauthorized)
         }
     }
 

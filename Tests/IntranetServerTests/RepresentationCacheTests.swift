@@ -34,6 +34,17 @@ struct RepresentationCacheTests {
                     contentType: "application/spearal", keys: ["id", "createdAt"]),
         ]
 
+        /// Ways of asking for the 1.0 list (each item's keys).
+        static let list: [Variant] = [
+            Variant(name: "list json", query: "", headers: [], contentType: "application/json", keys: ["id", "title", "body"]),
+            Variant(name: "list spearal", query: "", headers: [("Accept", "application/spearal")], contentType: "application/spearal",
+                    keys: ["id", "title", "body"]),
+            Variant(name: "list json fields", query: "?fields=title", headers: [], contentType: "application/json", keys: ["id", "title"]),
+            Variant(name: "list spearal header", query: "",
+                    headers: [("Accept", "application/spearal"), ("Spearal-PropertyFilter", "intranet.AnnouncementSummary#body")],
+                    contentType: "application/spearal", keys: ["id", "body"]),
+        ]
+
         /// The property names of every object in a body of this variant's format.
         func objectKeys(_ body: [UInt8]) throws -> [Set<String>] {
             if contentType == "application/json" {
@@ -77,6 +88,53 @@ struct RepresentationCacheTests {
                     #expect(String(buffer: response.body).contains("<p>after</p>"), "\(variant) after the write")
                 }
             }
+        }
+    }
+
+    @Test("repeated 1.0 list reads of every variant, warm and after a write, give that variant's items", arguments: TestStorage.all)
+    func warmListCaches(storage: TestStorage) async throws {
+        try await withTestServer(storage, mode: .live) { _, client in
+            for round in 0..<3 {
+                if round == 2 {
+                    _ = try await client.send(.post, "/announcements", json: #"{"title":"Seventh","body":"<p>7</p>"}"#)
+                }
+                for variant in Variant.list {
+                    let response = try await client.send(.get, "/announcements" + variant.query, version: "1.0", headers: HTTPFields(variant.headers))
+                    let keys = try variant.objectKeys(Array(response.body.readableBytesView))
+                    #expect(response.headers[.contentType] == variant.contentType, "\(variant) round \(round)")
+                    #expect(keys == Array(repeating: variant.keys, count: round == 2 ? 7 : 6), "\(variant) round \(round)")
+                }
+            }
+        }
+    }
+
+    @Test("a revalidation answered early gets its own variant's 304; another variant's tag gets this variant's 200; HEAD too")
+    func revalidationPerVariant() async throws {
+        try await withTestServer(mode: .live) { server, client in
+            var tags: [String: String] = [:]
+            for variant in Variant.detail {
+                let first = try await client.send(.get, "/announcements/2" + variant.query, headers: HTTPFields(variant.headers))
+                let tag = try #require(first.headers[.eTag])
+                tags[variant.name] = tag
+            }
+            #expect(Set(tags.values).count == Variant.detail.count)
+            for (index, variant) in Variant.detail.enumerated() {
+                let other = Variant.detail[(index + 1) % Variant.detail.count]
+                var own = HTTPFields(variant.headers)
+                own[.ifNoneMatch] = tags[variant.name]
+                var foreign = HTTPFields(variant.headers)
+                foreign[.ifNoneMatch] = tags[other.name]
+                for _ in 0..<2 {  // the second of each is answered early
+                    let revalidated = try await client.send(.get, "/announcements/2" + variant.query, headers: own)
+                    let mismatched = try await client.send(.get, "/announcements/2" + variant.query, headers: foreign)
+                    let head = try await client.send(.head, "/announcements/2" + variant.query, headers: HTTPFields(variant.headers))
+                    #expect(revalidated.status == .notModified && revalidated.headers[.eTag] == tags[variant.name], "\(variant)")
+                    #expect(mismatched.status == .ok && mismatched.headers[.eTag] == tags[variant.name], "\(variant)")
+                    #expect(try variant.objectKeys(Array(mismatched.body.readableBytesView)) == [variant.keys], "\(variant)")
+                    #expect(head.status == .ok && head.headers[.contentType] == variant.contentType && head.body.readableBytes == 0, "\(variant)")
+                }
+            }
+            #expect(server.cache.publicAnswerHits >= Variant.detail.count * 2)
         }
     }
 

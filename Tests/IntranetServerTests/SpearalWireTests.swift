@@ -62,6 +62,8 @@ struct SpearalReadTests {
         ("application/*", "application/json"),
         ("application/json;q=0, */*", "application/spearal"),
         ("text/html, application/spearal;q=0.1", "application/spearal"),
+        ("application/spearal;q=2, application/json", "application/json"),
+        ("application/json;q=-1, application/spearal;q=0.2", "application/spearal"),
         ("", "application/json"),
     ])
     func negotiation(accept: String, expected: String) async throws {

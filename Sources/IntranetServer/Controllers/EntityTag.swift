@@ -6,7 +6,7 @@ import IntranetAPI
 ///
 /// An announcement's tag is `"<id>.<revision>.v<major>"` (with a trailing `e` for the editors'
 /// 2.0 detail, which adds `readers`, then the representation's suffix: `-s` for Spearal,
-/// `-f<hex>` for a property selection): the revision changes on every write, and the last part
+/// `-f<class>x<mask>` for a property selection): the revision changes on every write, and the last part
 /// keeps the representations apart. `If-Match` compares only id and revision, so a tag read
 /// under any version, format or selection guards a write.
 enum EntityTag {

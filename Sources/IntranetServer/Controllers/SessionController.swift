@@ -34,7 +34,7 @@ struct SessionController: Sendable {
     }
 
     @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let representation = try Representation(request, context: context, primary: .user)
-        return try representation.response(try context.requireRole(.reader))
+        let user = try context.requireRole(.reader)
+        return try Representation(request, context: context, primary: .user).response(user)
     }
 }

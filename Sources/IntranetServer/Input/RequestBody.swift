@@ -17,10 +17,9 @@ enum RequestBody {
             throw APIError.contentTooLarge(limit: limit)
         }
         let buffer = try await request.body.collect(upTo: limit)
-        let bytes = Array(buffer.readableBytesView)
         switch format {
-        case .json: return try JSONValue.parse(bytes)
-        case .spearal: return try SpearalBody.parse(bytes)
+        case .json: return try JSONValue.parse(Array(buffer.readableBytesView))
+        case .spearal: return try SpearalBody.parse(Data(buffer.readableBytesView))
         }
     }
 

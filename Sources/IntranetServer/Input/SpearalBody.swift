@@ -6,114 +6,143 @@ import Spearal
 ///
 /// A bean becomes an object holding exactly the properties it carries (its class name is not
 /// checked: the route says what the body is), a collection an array, a map with string keys an
-/// object, an enum constant its name, a date its RFC 3339 text. Everything the API has no field
-/// for (byte arrays, class values) and everything that could not come from a tree of plain
-/// values is a 400 naming where it is: a cycle, or shared references that would expand the body
-/// beyond its own size.
+/// object, an enum constant its name. Everything the API has no field for (byte arrays, dates,
+/// class values, numbers beyond a double) is a 400 naming where it is, and so is everything
+/// that could not come from a tree of plain values of the body's size: a cycle, nesting deeper
+/// than JSON may nest, a property name longer than any the API has, or shared references that
+/// would expand the body beyond its own size. The work is linear in the body's size.
 enum SpearalBody {
+    /// Longest property name or map key accepted, in UTF-8 bytes (the API's longest is 11).
+    static let maxNameLength = 256
+
     /// Parses a request body.
     ///
     /// - Throws: ``APIError`` 400 naming the first problem.
-    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+    static func parse(_ bytes: Data) throws -> JSONValue {
         let value: SpearalValue
         do {
-            value = try SpearalDecoder().decodeValue(from: Data(bytes))
+            value = try SpearalDecoder().decodeValue(from: bytes)
         } catch {
             throw APIError.badRequest("The request body is not valid Spearal (\(error.explanation)).")
         }
         defer { value.dismantle() }
         var converter = Converter(budget: max(bytes.count, 64))
-        return try converter.convert(value, at: "$")
+        return try converter.convert(value)
     }
 
     private struct Converter {
         /// Values still allowed to be produced; shared references must not multiply the body.
         var budget: Int
-        /// The objects being converted, outermost first, to detect cycles.
-        var path: [ObjectIdentifier] = []
+        /// Where the value being converted is: property names, keys and indexes, outermost first.
+        var path: [PathPart] = []
+        /// The objects being converted, to detect cycles.
+        var open: Set<ObjectIdentifier> = []
 
-        mutating func convert(_ value: SpearalValue, at location: String) throws -> JSONValue {
+        enum PathPart {
+            case name(String)
+            case index(Int)
+        }
+
+        mutating func convert(_ value: SpearalValue) throws -> JSONValue {
             budget -= 1
             guard budget >= 0 else {
-                throw APIError.badRequest("The request body is not valid here: its shared references expand it beyond its size (at \(location)).")
+                throw invalid("its shared references expand it beyond its size")
             }
             switch value {
             case .null: return .null
             case .bool(let flag): return .bool(flag)
             case .integral(let number): return .number(Double(number))
-            case .floating(let number): return .number(number)
+            case .floating(let number) where number.isFinite: return .number(number)
             case .bigIntegral(let text), .bigFloating(let text):
-                guard let number = Double(text) else { throw unsupported("a number too large", at: location) }
+                guard let number = Double(text), number.isFinite else { throw unsupported("a number beyond a double") }
                 return .number(number)
+            case .floating: throw unsupported("a number that is not finite")
             case .string(let text): return .string(text)
-            case .dateTime(let dateTime): return .string(IntranetJSON.format(dateTime.date))
             case .enumValue(let constant): return .string(constant.name)
-            case .byteArray: throw unsupported("a byte array", at: location)
-            case .classValue: throw unsupported("a class value", at: location)
+            case .dateTime: throw unsupported("a date")
+            case .byteArray: throw unsupported("a byte array")
+            case .classValue: throw unsupported("a class value")
             case .collection(let list):
-                try enter(list, at: location)
-                defer { path.removeLast() }
+                try enter(list)
+                defer { leave(list) }
                 var items: [JSONValue] = []
+                items.reserveCapacity(min(list.elements.count, budget))
                 for (index, element) in list.elements.enumerated() {
-                    items.append(try convert(element, at: "\(location)[\(index)]"))
+                    path.append(.index(index))
+                    items.append(try convert(element))
+                    path.removeLast()
                 }
                 return .array(items)
             case .map(let map):
-                try enter(map, at: location)
-                defer { path.removeLast() }
+                try enter(map)
+                defer { leave(map) }
                 var members: [String: JSONValue] = [:]
                 for entry in map.entries {
-                    guard case .string(let key) = entry.key else { throw unsupported("a map key that is not a string", at: location) }
-                    members[key] = try convert(entry.value, at: "\(location).\(key)")
+                    guard case .string(let key) = entry.key else { throw unsupported("a map key that is not a string") }
+                    members[try name(key)] = try member(key, entry.value)
                 }
                 return .object(members)
             case .bean(let bean):
-                try enter(bean, at: location)
-                defer { path.removeLast() }
+                try enter(bean)
+                defer { leave(bean) }
                 var members: [String: JSONValue] = [:]
                 for property in bean.properties {
-                    members[property.name] = try convert(property.value, at: location == "$" ? property.name : "\(location).\(property.name)")
+                    members[try name(property.name)] = try member(property.name, property.value)
                 }
                 return .object(members)
             }
         }
 
-        /// Starts converting an object's contents (the caller leaves it by removing it from
-        /// ``path``), refusing an object that is already being converted.
-        private mutating func enter(_ object: AnyObject, at location: String) throws {
-            let id = ObjectIdentifier(object)
-            guard !path.contains(id) else {
-                throw APIError.badRequest("The request body is not valid here: it holds a cycle (\(location) refers back to an object that contains it).")
-            }
-            path.append(id)
+        private mutating func member(_ name: String, _ value: SpearalValue) throws -> JSONValue {
+            path.append(.name(name))
+            defer { path.removeLast() }
+            return try convert(value)
         }
 
-        private func unsupported(_ what: String, at location: String) -> APIError {
+        /// A property name or key, refused when longer than any the API has.
+        private func name(_ text: String) throws -> String {
+            guard text.utf8.count <= SpearalBody.maxNameLength else {
+                throw invalid("a property name longer than \(SpearalBody.maxNameLength) bytes")
+            }
+            return text
+        }
+
+        /// Starts converting an object's contents, refusing a cycle and nesting deeper than JSON may.
+        private mutating func enter(_ object: AnyObject) throws {
+            guard open.count < StrictJSONParser.maxDepth else {
+                throw invalid("it is nested deeper than \(StrictJSONParser.maxDepth) levels")
+            }
+            guard open.insert(ObjectIdentifier(object)).inserted else {
+                throw invalid("it holds a cycle: an object contains itself")
+            }
+        }
+
+        private mutating func leave(_ object: AnyObject) {
+            open.remove(ObjectIdentifier(object))
+        }
+
+        private func unsupported(_ what: String) -> APIError {
             APIError.badRequest("The request body holds \(what) at \(location); no field of this API takes one.")
         }
-    }
-}
 
-extension SpearalError {
-    /// What is wrong with the bytes, in words, with the byte offset where it was found.
-    var explanation: String {
-        switch self {
-        case .truncated(let offset, let needed): "it ends early: \(needed) more bytes were needed at byte \(offset)"
-        case .unknownTypeByte(let byte, let offset): "unknown type byte 0x\(String(byte, radix: 16)) at byte \(offset)"
-        case .invalidUTF8(let offset): "text that is not UTF-8 at byte \(offset)"
-        case .invalidStringReference(let index, let offset): "a reference to string \(index), which was not sent, at byte \(offset)"
-        case .invalidObjectReference(let index, let offset): "a reference to object \(index), which was not sent, at byte \(offset)"
-        case .lengthExceedsInput(let length, let offset): "a length of \(length) at byte \(offset), longer than the body"
-        case .depthLimitExceeded(let limit, let offset): "values nested deeper than \(limit) levels at byte \(offset)"
-        case .trailingBytes(let count, let offset): "\(count) bytes after the value, from byte \(offset)"
-        case .integralOverflow(let offset): "an integer beyond 64 bits at byte \(offset)"
-        case .invalidBigNumber(let offset): "a malformed big number at byte \(offset)"
-        case .invalidDateTime(let offset): "an impossible date or time at byte \(offset)"
-        case .invalidEnumConstant(let offset): "a malformed enum constant at byte \(offset)"
-        case .invalidClassDescription(let offset): "a class description without '#' at byte \(offset)"
-        case .cyclicReference(let className): "a cycle through \(className)"
-        case .unencodableValue(let what): "an unencodable value: \(what)"
-        case .invalidPropertyFilter(let value): "an invalid property filter: \(value)"
+        private func invalid(_ reason: String) -> APIError {
+            APIError.badRequest("The request body is not valid here: \(reason) (at \(location)).")
+        }
+
+        /// The path as text for a message: `title`, `readers[2]`; each name cut to 40
+        /// characters and the whole to the last 8 parts, since names come from the client.
+        private var location: String {
+            guard !path.isEmpty else { return "the top level" }
+            var text = path.count > 8 ? "…" : ""
+            for part in path.suffix(8) {
+                switch part {
+                case .index(let index): text += "[\(index)]"
+                case .name(let name):
+                    let shown = name.count > 40 ? name.prefix(40) + "…" : Substring(name)
+                    text += (text.isEmpty ? "" : ".") + shown
+                }
+            }
+            return text
         }
     }
 }

@@ -4,9 +4,11 @@ struct MediaRange: Equatable {
     var subtype: String
     var parameters: [String: String]
 
-    /// The quality the client gave this range (`q`), 1 when absent or unreadable.
+    /// The quality the client gave this range (`q`): 1 when absent or unreadable, and kept
+    /// within 0…1 (RFC 9110 §12.4.2), so `q=2` cannot outrank a plain range.
     var quality: Double {
-        parameters["q"].flatMap(Double.init) ?? 1
+        guard let text = parameters["q"], let value = Double(text), value.isFinite else { return 1 }
+        return min(max(value, 0), 1)
     }
 
     /// Whether this range admits the media type `type/subtype`.

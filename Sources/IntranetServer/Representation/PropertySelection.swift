@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import IntranetAPI
 import Spearal
@@ -17,6 +16,8 @@ struct PropertySelection: Sendable, Hashable {
 
     /// The kept properties by class, without the always-kept ones; an absent class keeps all.
     private(set) var kept: [WireClass: Set<String>] = [:]
+    /// The version whose properties the names were checked against.
+    private var version = APIVersion.latest
 
     /// Keeps every property of every class.
     static let everything = PropertySelection()
@@ -34,6 +35,7 @@ struct PropertySelection: Sendable, Hashable {
     ///   - version: the negotiated version, whose properties are the valid names.
     /// - Throws: ``APIError`` 400 naming the malformed value, unknown class or unknown property.
     init(headerValues: [String], rawQuery: String?, primary: WireClass, version: APIVersion) throws {
+        self.version = version
         for value in headerValues {
             try add(headerValue: value, version: version)
         }
@@ -82,6 +84,10 @@ struct PropertySelection: Sendable, Hashable {
 
     private mutating func keep(_ names: [String], of wireClass: WireClass, version: APIVersion, source: String) throws {
         let known = wireClass.properties(in: version)
+        guard !names.isEmpty else {
+            throw APIError.badRequest(
+                "\(source) names no property of \(wireClass.rawValue); name at least one (\(known.joined(separator: ", "))).")
+        }
         for name in names where !known.contains(name) {
             throw APIError.badRequest(
                 "\(source) names \"\(name.prefix(80))\", which \(wireClass.rawValue) does not have in API version \(version.rawValue); it has \(known.joined(separator: ", ")).")
@@ -108,22 +114,29 @@ struct PropertySelection: Sendable, Hashable {
     /// One text per selection, equal for equal selections however they were asked for: the
     /// classes in name order, each with its sorted properties (`class#a,b;class#c`).
     var canonical: String {
-        kept.keys.map(\.rawValue).sorted().map { name in
-            let wireClass = WireClass(rawValue: name)!
-            return name + "#" + (kept[wireClass] ?? []).sorted().joined(separator: ",")
-        }.joined(separator: ";")
+        kept.sorted { $0.key.rawValue < $1.key.rawValue }
+            .map { $0.key.rawValue + "#" + $0.value.sorted().joined(separator: ",") }
+            .joined(separator: ";")
     }
 
-    /// A short tag naming this selection inside an `ETag` (hex, no dots or quotes).
+    /// A tag naming this selection exactly inside an `ETag` (no dots or quotes): per selected
+    /// class in name order, its index among the wire classes and a hex mask of its kept
+    /// properties among the version's, e.g. `0x1a` (no two selections share one).
     var tag: String {
-        SHA256.hash(data: Data(canonical.utf8)).prefix(4).map { byte in
-            (byte < 16 ? "0" : "") + String(byte, radix: 16)
-        }.joined()
+        kept.sorted { $0.key.rawValue < $1.key.rawValue }.map { wireClass, names in
+            let properties = wireClass.properties(in: version)
+            var mask: UInt64 = 0
+            for (bit, property) in properties.enumerated() where names.contains(property) {
+                mask |= 1 << UInt64(bit)
+            }
+            let index = WireClass.allCases.firstIndex(of: wireClass) ?? 0
+            return "\(index)x" + String(mask, radix: 16)
+        }.joined(separator: "_")
     }
 
     /// The percent-decoded values of every `fields` parameter of a raw query string.
     private static func fieldsValues(in rawQuery: String?) -> [String] {
-        guard let rawQuery, rawQuery.contains("fields") else { return [] }
+        guard let rawQuery else { return [] }
         return rawQuery.split(separator: "&").compactMap { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard ListQuery.decode(parts[0]) == "fields" else { return nil }

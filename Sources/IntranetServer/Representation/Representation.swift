@@ -21,7 +21,7 @@ struct Representation: Sendable {
         version = context.apiVersion
         let headerValues = request.headers[values: .spearalPropertyFilter]
         let query = request.uri.query
-        if headerValues.isEmpty, query?.contains("fields") != true {
+        if headerValues.isEmpty, query?.isEmpty ?? true {
             selection = .everything
         } else {
             selection = try PropertySelection(headerValues: headerValues, rawQuery: query, primary: primary, version: version)
@@ -34,8 +34,8 @@ struct Representation: Sendable {
     }
 
     /// What an entity tag adds for this representation: nothing for unfiltered JSON, `-s` for
-    /// Spearal, `-f<hex>` for a selection (no dots, so an `If-Match` still reads id and
-    /// revision).
+    /// Spearal, `-f` and the selection's ``PropertySelection/tag`` for a selection (no dots, so
+    /// an `If-Match` still reads id and revision).
     var tagSuffix: String {
         (format == .spearal ? "-s" : "") + (selection.isEverything ? "" : "-f" + selection.tag)
     }

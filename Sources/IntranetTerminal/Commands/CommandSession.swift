@@ -65,13 +65,15 @@ struct CommandSession: Sendable {
 
     /// Writes a response body to standard output: JSON unchanged, Spearal through the
     /// Spearal printer; ending with a newline.
-    func writeRaw(_ data: Data) async {
+    ///
+    /// - Throws: a ``TerminalFailure`` when a Spearal answer cannot be read.
+    func writeRaw(_ data: Data) async throws {
         var text: String
         if options.output == .spearal {
             do {
                 text = try SpearalPrinter().print(data)
             } catch {
-                text = "(the server's answer is not valid Spearal: \(error))"
+                throw TerminalFailure(.failure, "the server's answer is not valid Spearal (\(error.explanation))")
             }
         } else {
             text = String(decoding: data, as: UTF8.self)

@@ -37,7 +37,7 @@ struct CreateCommand: AsyncParsableCommand, TerminalCommand {
             try await session.announcements.createVersioned(AnnouncementDraft(title: title, body: html))
         }
         if session.printsRaw {
-            await session.writeRaw(await session.recorder.lastBody)
+            try await session.writeRaw(await session.recorder.lastBody)
         } else {
             await context.io.write("\(created.value.id)\n")
         }

@@ -101,17 +101,19 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     ///   its Spearal).
     public func wireFormat(environment: [String: String]) throws -> WireFormat {
         var chosen = wire
+        var source = "--wire"
         if chosen == nil, let text = environment["INTRANET_WIRE"], !text.isEmpty {
             guard let fromEnvironment = Wire(rawValue: text.lowercased()) else {
-                throw TerminalFailure.usage("INTRANET_WIRE must be json or spearal, not “\(text)”")
+                throw TerminalFailure.usage("INTRANET_WIRE must be json or spearal, not “\(text.prefix(40))”")
             }
             chosen = fromEnvironment
+            source = "INTRANET_WIRE"
         }
         switch (output, chosen) {
         case (.json, .spearal?):
-            throw TerminalFailure.usage("--output json prints the server's JSON: use --wire json, or --output spearal")
+            throw TerminalFailure.usage("--output json prints the server's JSON, but \(source) asks for Spearal: use --wire json, or --output spearal")
         case (.spearal, .json?):
-            throw TerminalFailure.usage("--output spearal prints the server's Spearal: use --wire spearal, or --output json")
+            throw TerminalFailure.usage("--output spearal prints the server's Spearal, but \(source) asks for JSON: use --wire spearal, or --output json")
         case (.spearal, nil):
             return .spearal
         default:

@@ -9,7 +9,8 @@ public struct IntranetCommand: ParsableCommand {
         abstract: "Read and edit the intranet's announcements, and manage its accounts, from a terminal.",
         discussion: """
             Every command takes --server URL (or $INTRANET_SERVER), --api-version 1.0|2.0, \
-            --output table|json and --verbose; on a server that wants signed requests, \
+            --output table|json|spearal, --wire json|spearal (or $INTRANET_WIRE) and --verbose; \
+            on a server that wants signed requests, \
             --app-id and --app-secret (or $INTRANET_APP_ID and $INTRANET_APP_SECRET) sign each one.
 
             Reading needs no sign-in (unless the server says otherwise); creating, changing and \

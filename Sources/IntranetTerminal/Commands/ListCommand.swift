@@ -50,7 +50,7 @@ struct ListCommand: AsyncParsableCommand, TerminalCommand {
                 }
             }
             if session.printsRaw {
-                await session.writeRaw(session.joinedList(bodies))
+                try await session.writeRaw(session.joinedList(bodies))
             } else {
                 let noun = items.count == 1 ? "announcement" : "announcements"
                 await session.writeLines(table.lines(for: items, footer: "\(items.count) \(noun)"))
@@ -62,7 +62,7 @@ struct ListCommand: AsyncParsableCommand, TerminalCommand {
             try await session.announcements.read(page: number, pageSize: perPage ?? 10)
         }
         if session.printsRaw {
-            await session.writeRaw(await session.recorder.lastBody)
+            try await session.writeRaw(await session.recorder.lastBody)
         } else {
             await session.writeLines(table.lines(for: result.items, footer: Self.footer(for: result)))
         }

@@ -43,7 +43,7 @@ struct WhoamiCommand: AsyncParsableCommand, TerminalCommand {
         let session = try CommandSession(options: global, context: context)
         let user = try await session.perform("the signed-in user") { try await session.client.session.me() }
         if session.printsRaw {
-            await session.writeRaw(await session.recorder.lastBody)
+            try await session.writeRaw(await session.recorder.lastBody)
         } else {
             await context.io.write("\(user.displayName) (\(user.username), \(user.role.rawValue))\n")
         }

@@ -40,7 +40,7 @@ struct ShowCommand: AsyncParsableCommand, TerminalCommand {
             raw = await session.recorder.lastBody
         }
         if session.printsRaw {
-            await session.writeRaw(raw)
+            try await session.writeRaw(raw)
         } else {
             let view = AnnouncementDetailView(width: context.width, isStyled: context.isStyled)
             await session.writeLines(view.lines(for: announcement))

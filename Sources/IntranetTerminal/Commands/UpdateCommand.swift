@@ -62,7 +62,7 @@ struct UpdateCommand: AsyncParsableCommand, TerminalCommand {
             _ = try await session.perform(subject) { try await session.announcements.patch(patch, of: current) }
         }
         if session.printsRaw {
-            await session.writeRaw(await session.recorder.lastBody)
+            try await session.writeRaw(await session.recorder.lastBody)
         } else {
             await context.io.write("Updated announcement \(id).\n")
         }

@@ -27,7 +27,7 @@ struct UsersSetRoleCommand: AsyncParsableCommand, TerminalCommand {
             try await session.client.users.setRole(role, id: target.id)
         }
         if session.printsRaw {
-            await session.writeRaw(await session.recorder.lastBody)
+            try await session.writeRaw(await session.recorder.lastBody)
         } else {
             await context.io.write("\(user.username) is now \(user.role.rawValue).\n")
         }

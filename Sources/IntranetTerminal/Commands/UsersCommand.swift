@@ -35,7 +35,7 @@ struct UsersListCommand: AsyncParsableCommand, TerminalCommand {
         let session = try CommandSession(options: global, context: context)
         let users = try await session.performAsAdmin("the users") { try await session.client.users.list() }
         if session.printsRaw {
-            await session.writeRaw(await session.recorder.lastBody)
+            try await session.writeRaw(await session.recorder.lastBody)
         } else {
             await session.writeLines(UserTable(width: context.width, isStyled: context.isStyled).lines(for: users))
         }
@@ -74,7 +74,7 @@ struct UsersCreateCommand: AsyncParsableCommand, TerminalCommand {
         let request = NewUser(username: username, displayName: displayName, role: role, password: password)
         let user = try await session.performAsAdmin("the new user") { try await session.client.users.create(request) }
         if session.printsRaw {
-            await session.writeRaw(await session.recorder.lastBody)
+            try await session.writeRaw(await session.recorder.lastBody)
         } else {
             await context.io.write("Created user \(user.id): \(user.displayName) (\(user.username), \(user.role.rawValue)).\n")
         }

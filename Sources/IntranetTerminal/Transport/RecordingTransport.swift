@@ -4,7 +4,8 @@ import RESTRepository
 
 /// A ``Transport`` that passes every request to another one, records each response body in
 /// an ``ExchangeRecorder`` and, for `--verbose`, reports one line per request: method, URL,
-/// status and time taken (or why no answer came).
+/// the body sent (bytes and format), status, time taken and the body received (or why no
+/// answer came).
 ///
 /// It sits at the end of the SDK's middleware chain, so it sees every request actually sent.
 public struct RecordingTransport: Transport {
@@ -38,18 +39,27 @@ public struct RecordingTransport: Transport {
     public func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
         let path = request.path ?? "/"
         let version = request.headerFields[.acceptVersion].map { " (Accept-Version: \($0))" } ?? ""
-        let line = "\(request.method.rawValue) \(url(for: path))\(version)"
+        let sent = body.map { " — sent \(Self.describe($0.count, request.headerFields[.contentType]))" } ?? ""
+        let line = "\(request.method.rawValue) \(url(for: path))\(version)\(sent)"
         let clock = ContinuousClock()
         let start = clock.now
         do {
             let (response, data) = try await base.send(request, body: body)
             await recorder.record(.init(method: request.method.rawValue, path: path, status: response.status.code, body: data))
-            await log?("\(line) → \(response.status.code) in \(milliseconds(since: start, clock)) ms")
+            let received = Self.describe(data.count, response.headerFields[.contentType])
+            await log?("\(line) → \(response.status.code) in \(milliseconds(since: start, clock)) ms, received \(received)")
             return (response, data)
         } catch {
             await log?("\(line) → no answer after \(milliseconds(since: start, clock)) ms")
             throw error
         }
+    }
+
+    /// `57 bytes of application/spearal`.
+    private static func describe(_ count: Int, _ contentType: String?) -> String {
+        let noun = count == 1 ? "byte" : "bytes"
+        guard let contentType, count > 0 else { return "\(count) \(noun)" }
+        return "\(count) \(noun) of \(contentType)"
     }
 
     private func url(for path: String) -> String {

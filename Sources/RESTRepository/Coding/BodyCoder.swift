@@ -34,6 +34,11 @@ public protocol BodyCoder: Sendable {
     /// The request, asking for only `properties` (the id always comes too) of the objects of
     /// class `className`.
     ///
+    /// Formats differ in what they can name: Spearal's filter names the class, so it applies
+    /// wherever such objects appear; JSON's `fields` has no class and names properties of the
+    /// route's own objects. Pass the class of the objects the route answers with, and both mean
+    /// the same.
+    ///
     /// - Parameters:
     ///   - properties: the property names wanted.
     ///   - className: the wire class of the objects they belong to.

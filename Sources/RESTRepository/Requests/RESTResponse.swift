@@ -29,13 +29,13 @@ public struct RESTResponse: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - type: the expected type.
-    ///   - decoder: the decoder to use.
+    ///   - coder: the body format to decode with.
     /// - Throws: ``RepositoryError/undecodable(_:_:)`` naming the offending path.
     public func decode<Value: Decodable>(
-        _ type: Value.Type = Value.self, using decoder: any BodyCoder
+        _ type: Value.Type = Value.self, using coder: any BodyCoder
     ) throws -> Value {
         do {
-            return try decoder.decode(type, from: body)
+            return try coder.decode(type, from: body)
         } catch {
             throw RepositoryError.undecodable(details, DecodingFailure(error, isList: false))
         }
@@ -45,14 +45,14 @@ public struct RESTResponse: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - type: the item type.
-    ///   - decoder: the decoder to use.
+    ///   - coder: the body format to decode with.
     /// - Throws: ``RepositoryError/undecodable(_:_:)`` whose ``DecodingFailure/index`` names
     ///   the first item that failed.
     public func decodeList<Item: Decodable>(
-        _ type: Item.Type = Item.self, using decoder: any BodyCoder
+        _ type: Item.Type = Item.self, using coder: any BodyCoder
     ) throws -> [Item] {
         do {
-            return try decoder.decode([Item].self, from: body)
+            return try coder.decode([Item].self, from: body)
         } catch {
             throw RepositoryError.undecodable(details, DecodingFailure(error, isList: true))
         }

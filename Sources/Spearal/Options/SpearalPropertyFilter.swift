@@ -54,7 +54,8 @@ public struct SpearalPropertyFilter: Hashable, Sendable {
     /// The header values for this filter, one per class, sorted by class name.
     ///
     /// Send each as its own `Spearal-PropertyFilter` header line: values contain commas, so a
-    /// comma-joined header cannot be split reliably.
+    /// comma-joined header can only be split by a reader that knows a `#` starts each class
+    /// (the intranet server does; not every server may).
     public var headerValues: [String] {
         keptProperties.keys.sorted().map { className in
             Self.formatHeaderValue(className: className, properties: (keptProperties[className] ?? []).sorted())
