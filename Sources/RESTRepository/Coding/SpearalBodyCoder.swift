@@ -8,7 +8,7 @@ import Spearal
 ///
 /// A patch is the partial object itself: properties a ``PatchField`` leaves absent are not in
 /// the bean at all, so the server keeps them. Name your models' wire classes with
-/// `SpearalClassNamed` (or an ``aliasStrategy``) so the server and other clients know them.
+/// `SpearalClassNamed` (or the encoder's `SpearalAliasStrategy`) so the server and other clients know them.
 public struct SpearalBodyCoder: BodyCoder {
     /// The encoder for request bodies (its alias strategy names classes on the wire).
     public var encoder: SpearalEncoder
