@@ -69,7 +69,12 @@ public enum IntranetJSON {
     }
 
     /// Parses an RFC 3339 date with or without fractional seconds.
+    ///
+    /// The result is kept to the microsecond counted from 1970, so a date read as JSON equals
+    /// the same instant read as Spearal and the server's own stored value (Foundation's parser
+    /// rounds from 2001, which can land one step of a `Double` away).
     public static func parseDate(_ text: String) -> Date? {
-        (try? dateStyle.parse(text)) ?? (try? lenientDateStyle.parse(text))
+        guard let parsed = (try? dateStyle.parse(text)) ?? (try? lenientDateStyle.parse(text)) else { return nil }
+        return Date(timeIntervalSince1970: (parsed.timeIntervalSince1970 * 1_000_000).rounded() / 1_000_000)
     }
 }

@@ -59,6 +59,23 @@ struct SpearalEndToEndTests {
         }
     }
 
+    @Test("an announcement read as Spearal equals the same announcement read as JSON, dates included")
+    func sameValuesInBothFormats() async throws {
+        try await withLiveServer { url in
+            let json = try await signedInClient(url, as: "editor", format: .json)
+            let spearal = try await signedInClient(url, as: "editor", format: .spearal)
+            for index in 1...12 {
+                _ = try await json.announcements.create(AnnouncementDraft(title: "Dated \(index)"))
+            }
+
+            for id in 1...18 {
+                let fromJSON = try await json.announcements.read(id: id)
+                let fromSpearal = try await spearal.announcements.read(id: id)
+                #expect(fromJSON == fromSpearal, "announcement \(id)")
+            }
+        }
+    }
+
     @Test("a field the version lacks is the server's 400, named")
     func unknownFieldForVersion() async throws {
         try await withLiveServer { url in

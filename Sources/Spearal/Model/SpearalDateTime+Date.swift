@@ -21,12 +21,21 @@ extension SpearalDateTime {
     }
 
     /// The instant this value denotes in UTC; a missing date is 1970-01-01, a missing time is midnight.
+    ///
+    /// Whole microseconds (every millisecond a server sends) give the `Date` whose
+    /// `timeIntervalSince1970` is the double nearest the exact instant, as
+    /// `Date(timeIntervalSince1970: 1_416_479_415.123)` is: one exact integer, one correctly
+    /// rounded division, so equal instants always make equal dates.
     public var date: Date {
         let days = hasDate ? Self.days(fromCivil: year, month: month, day: day) : 0
         let secondOfDay = hasTime ? hour * 3600 + minute * 60 + second : 0
         let nanos = hasTime ? nanosecond : 0
-        let seconds = Double(days) * 86_400 + Double(secondOfDay)
-        return Date(timeIntervalSince1970: seconds + Double(nanos) / 1_000_000_000)
+        let seconds = Int64(days) * 86_400 + Int64(secondOfDay)
+        let (micros, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        if nanos % 1000 == 0, !overflow, abs(micros) < 1 << 53 {
+            return Date(timeIntervalSince1970: Double(micros + Int64(nanos / 1000)) / 1_000_000)
+        }
+        return Date(timeIntervalSince1970: Double(seconds) + Double(nanos) / 1_000_000_000)
     }
 
     /// Division rounding toward negative infinity, with a non-negative remainder.
