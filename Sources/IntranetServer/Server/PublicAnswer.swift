@@ -24,7 +24,7 @@ struct PublicAnswerKey: Hashable, Sendable {
     static let maxHeaderLength = 512
 
     /// Request headers that make an answer personal, conditional or partial.
-    private static let disqualifyingHeaders: [HTTPField.Name] = [
+    private static let disqualifyingHeaders: Set<HTTPField.Name> = [
         .authorization, .cookie, .ifMatch, .ifModifiedSince, .ifUnmodifiedSince, .ifRange,
         .range, .cacheControl, HTTPField.Name("Pragma")!, .transferEncoding, .expect,
     ]
@@ -43,18 +43,26 @@ struct PublicAnswerKey: Hashable, Sendable {
         request.headerFields[values: .connection].contains { $0.lowercased().contains("close") }
     }
 
+    /// Reads the request's header fields in one pass (this runs for every request on the event
+    /// loop): any disqualifying field, a body or `Connection: close` means no key.
     init?(_ request: HTTPRequest) {
         guard request.method == .get, let target = request.path, target.utf8.count <= Self.maxTargetLength else { return nil }
-        let fields = request.headerFields
-        for name in Self.disqualifyingHeaders where fields[name] != nil {
-            return nil
+        var accept: String?
+        var acceptVersion: String?
+        var propertyFilter: String?
+        var ifNoneMatch: String?
+        for field in request.headerFields {
+            switch field.name {
+            case .accept: accept = Self.appending(field.value, to: accept, separator: ",")
+            case .acceptVersion: acceptVersion = Self.appending(field.value, to: acceptVersion, separator: ", ")
+            case .spearalPropertyFilter: propertyFilter = Self.appending(field.value, to: propertyFilter, separator: "\n")
+            case .ifNoneMatch: ifNoneMatch = Self.appending(field.value, to: ifNoneMatch, separator: ", ")
+            case .contentLength where field.value != "0": return nil
+            case .connection where field.value.lowercased().contains("close"): return nil
+            case let name where Self.disqualifyingHeaders.contains(name): return nil
+            default: continue
+            }
         }
-        if let length = fields[.contentLength], length != "0" { return nil }
-        if Self.asksToClose(request) { return nil }
-        let accept = fields[.accept] == nil ? nil : fields[values: .accept].joined(separator: ",")
-        let acceptVersion = fields[.acceptVersion]
-        let propertyFilter = fields[.spearalPropertyFilter] == nil ? nil : fields[values: .spearalPropertyFilter].joined(separator: "\n")
-        let ifNoneMatch = fields[.ifNoneMatch]
         guard [accept, acceptVersion, propertyFilter, ifNoneMatch].allSatisfy({ ($0?.utf8.count ?? 0) <= Self.maxHeaderLength }) else {
             return nil
         }
@@ -63,6 +71,11 @@ struct PublicAnswerKey: Hashable, Sendable {
         self.acceptVersion = acceptVersion
         self.propertyFilter = propertyFilter
         self.ifNoneMatch = ifNoneMatch
+    }
+
+    /// `value` after `existing` (another line of the same field), or `value` alone.
+    private static func appending(_ value: String, to existing: String?, separator: String) -> String {
+        existing.map { $0 + separator + value } ?? value
     }
 }
 
