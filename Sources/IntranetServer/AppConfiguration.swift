@@ -40,6 +40,14 @@ public struct AppConfiguration: Sendable {
     public var sessionLifetime: TimeInterval = 30 * 24 * 3600
     /// The bcrypt cost of stored passwords.
     public var passwordCost: UInt8 = 12
+    /// How many PostgreSQL connections one server instance keeps open, in total
+    /// (`DATABASE_POOL_SIZE`); SQLite always uses one (writes are serialised in the process).
+    public var databasePoolSize = defaultDatabasePoolSize
+    /// The pool size when none is configured, chosen from `scripts/bench-server` on 2-core
+    /// machines (README, "PostgreSQL").
+    public static let defaultDatabasePoolSize = 8
+    /// The largest pool size accepted.
+    public static let maxDatabasePoolSize = 256
     /// The wall clock sessions and logins are judged by (tests move it).
     var now: @Sendable () -> Date = { Date() }
 
@@ -80,6 +88,14 @@ public struct AppConfiguration: Sendable {
         }
         if let flag = environment["INTRANET_REQUIRE_SIGNATURE"], !flag.isEmpty {
             configuration.requiresSignature = try ConfigurationError.flag(flag, from: "INTRANET_REQUIRE_SIGNATURE")
+        }
+        if let size = environment["DATABASE_POOL_SIZE"], !size.isEmpty {
+            guard let count = Int(size), (1...maxDatabasePoolSize).contains(count) else {
+                throw ConfigurationError(
+                    variable: "DATABASE_POOL_SIZE",
+                    message: "must be a whole number of connections from 1 to \(maxDatabasePoolSize), not '\(size.prefix(40))'")
+            }
+            configuration.databasePoolSize = count
         }
         if let days = environment["INTRANET_SESSION_DAYS"], !days.isEmpty {
             guard let count = Double(days), count > 0, count <= 3650 else {

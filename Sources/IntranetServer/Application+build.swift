@@ -28,7 +28,8 @@ func makeServer(
         logger.logLevel = configuration.logLevel
         return logger
     }()
-    let database = try DatabaseService(storage: configuration.storage, logger: logger)
+    let database = try DatabaseService(storage: configuration.storage, poolSize: configuration.databasePoolSize, logger: logger)
+    logger.info("database pool: \(database.poolDescription)")
     do {
         try await database.migrate(seeds: configuration.seedsDatabase)
     } catch {

@@ -11,7 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
             With no options the server stores its data in intranet.sqlite in the working \
             directory (created, migrated and seeded on first start) and listens on \
             127.0.0.1:8080. Environment: HOST, PORT, DATABASE_URL (postgres://user:pass@host:port/db \
-            or sqlite:PATH), LOG_LEVEL, MAX_BODY_SIZE, INTRANET_ANONYMOUS_READ, \
+            or sqlite:PATH), DATABASE_POOL_SIZE, LOG_LEVEL, MAX_BODY_SIZE, INTRANET_ANONYMOUS_READ, \
             INTRANET_REQUIRE_SIGNATURE, INTRANET_SESSION_DAYS. Flags win over the environment.
             """
     )
@@ -25,11 +25,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical (env LOG_LEVEL).")
     var logLevel: String?
 
+    @Option(help: ArgumentHelp(
+        "PostgreSQL connections this instance keeps, in total (env DATABASE_POOL_SIZE; default \(AppConfiguration.defaultDatabasePoolSize); SQLite always uses one).",
+        valueName: "count"))
+    var databasePoolSize: String?
+
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
         let configuration = try database.configuration(overriding: [
-            "HOST": host, "PORT": port.map(String.init), "LOG_LEVEL": logLevel,
+            "HOST": host, "PORT": port.map(String.init), "LOG_LEVEL": logLevel, "DATABASE_POOL_SIZE": databasePoolSize,
         ])
         do {
             let application = try await buildApplication(configuration)

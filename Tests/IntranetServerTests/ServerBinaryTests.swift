@@ -108,6 +108,8 @@ struct ServerBinaryTests {
         (["--port", "http"], [String: String](), "--port"),
         ([], ["DATABASE_URL": "mysql://root:hunter2@db/intranet"], "DATABASE_URL"),
         ([], ["DATABASE_URL": "postgres://app:hunter2@127.0.0.1:1/intranet?sslmode=disable"], "postgres://app:***@127.0.0.1:1/intranet"),
+        (["--database-pool-size", "0"], [String: String](), "DATABASE_POOL_SIZE must be a whole number of connections from 1 to 256, not '0'"),
+        ([], ["DATABASE_POOL_SIZE": "lots"], "DATABASE_POOL_SIZE must be a whole number of connections from 1 to 256, not 'lots'"),
     ])
     func badSettings(arguments: [String], environment: [String: String], named: String) throws {
         let directory = try makeDirectory()

@@ -18,8 +18,21 @@ final class DatabaseService: Service, Sendable {
     /// The file behind a throwaway database, removed by ``close()``.
     private let temporaryFile: String?
 
+    /// How long a query may wait for a free connection before it fails: long enough that a
+    /// burst of requests larger than the pool queues and is answered.
+    static let connectionWaitLimit = TimeAmount.seconds(30)
+
+    /// What the pool holds, for the start-up log line.
+    let poolDescription: String
+
     /// Opens the database; nothing is read or written until ``migrate(seeds:)``.
-    init(storage: AppConfiguration.Storage, logger: Logger) throws {
+    ///
+    /// - Parameters:
+    ///   - storage: where the data lives.
+    ///   - poolSize: PostgreSQL connections in total, spread over the pool's two event loops
+    ///     (an odd number is rounded up); SQLite always has one.
+    ///   - logger: the server's logger.
+    init(storage: AppConfiguration.Storage, poolSize: Int = AppConfiguration.defaultDatabasePoolSize, logger: Logger) throws {
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
         // SQLite gets one event loop and so one connection: writes are serialised in process
@@ -27,11 +40,12 @@ final class DatabaseService: Service, Sendable {
         let eventLoopGroup: MultiThreadedEventLoopGroup
         let databases: Databases
         var temporaryFile: String?
+        var poolDescription = "SQLite: one connection (writes are serialised in the process)"
         switch storage {
         case .sqliteFile(let path):
             eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
             databases = Databases(threadPool: threadPool, on: eventLoopGroup)
-            databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .sqlite)
+            databases.use(.sqlite(.file(path), connectionPoolTimeout: Self.connectionWaitLimit, sqlLogLevel: .trace), as: .sqlite)
         case .sqliteInMemory:
             // SQLiteKit backs "in-memory" databases with a temporary file it never removes; we
             // name the file ourselves so that closing the service removes it.
@@ -40,7 +54,7 @@ final class DatabaseService: Service, Sendable {
             temporaryFile = path
             eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
             databases = Databases(threadPool: threadPool, on: eventLoopGroup)
-            databases.use(.sqlite(.file(path), sqlLogLevel: .trace), as: .sqlite)
+            databases.use(.sqlite(.file(path), connectionPoolTimeout: Self.connectionWaitLimit, sqlLogLevel: .trace), as: .sqlite)
         case .postgres(let url, let schema):
             var configuration: SQLPostgresConfiguration
             do {
@@ -55,9 +69,19 @@ final class DatabaseService: Service, Sendable {
             if let schema {
                 configuration.searchPath = [schema]
             }
-            eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+            // FluentKit pools per event loop: the total is spread over (at most) two loops.
+            let loops = min(2, max(poolSize, 1))
+            let perLoop = (max(poolSize, 1) + loops - 1) / loops
+            poolDescription = loops == 1
+                ? "PostgreSQL: 1 connection"
+                : "PostgreSQL: \(perLoop * loops) connections (\(perLoop) on each of \(loops) event loops)"
+            eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: loops)
             databases = Databases(threadPool: threadPool, on: eventLoopGroup)
-            databases.use(.postgres(configuration: configuration, sqlLogLevel: .trace), as: .psql)
+            databases.use(
+                .postgres(
+                    configuration: configuration, maxConnectionsPerEventLoop: perLoop,
+                    connectionPoolTimeout: Self.connectionWaitLimit, sqlLogLevel: .trace),
+                as: .psql)
         }
         self.storage = storage
         self.logger = logger
@@ -65,6 +89,7 @@ final class DatabaseService: Service, Sendable {
         self.eventLoopGroup = eventLoopGroup
         self.databases = databases
         self.temporaryFile = temporaryFile
+        self.poolDescription = poolDescription
     }
 
     /// The database handle the repositories use.

@@ -1,0 +1,58 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+@testable import IntranetServer
+
+/// The database connection pool: sized by configuration, logged at start-up, and queueing
+/// (never failing) when more requests arrive at once than it has connections.
+@Suite("Database pool")
+struct DatabasePoolTests {
+    @Test("DATABASE_POOL_SIZE sets the pool; 0, negative, garbage or too large are refused naming the setting", arguments: [
+        ("12", 12 as Int?), ("1", 1), ("256", 256), ("0", nil), ("-3", nil), ("eight", nil), ("257", nil), ("4.5", nil),
+    ])
+    func setting(text: String, expected: Int?) throws {
+        if let expected {
+            #expect(try AppConfiguration.fromEnvironment(["DATABASE_POOL_SIZE": text]).databasePoolSize == expected)
+        } else {
+            let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.fromEnvironment(["DATABASE_POOL_SIZE": text]) }
+            #expect(error?.variable == "DATABASE_POOL_SIZE")
+        }
+        #expect(try AppConfiguration.fromEnvironment([:]).databasePoolSize == AppConfiguration.defaultDatabasePoolSize)
+    }
+
+    @Test("the start-up log says what the pool holds", arguments: TestStorage.all)
+    func loggedAtStartUp(storage: TestStorage) async throws {
+        let (logger, log) = RecordingLogHandler.logger(level: .info)
+        try await withTestServer(storage, logger: logger, configure: { $0.databasePoolSize = 5 }) { _, _ in
+            let expected = storage == .sqlite
+                ? "database pool: SQLite: one connection (writes are serialised in the process)"
+                : "database pool: PostgreSQL: 6 connections (3 on each of 2 event loops)"
+            #expect(log.all.contains { $0.contains(expected) }, "\(log.all)")
+        }
+    }
+
+    @Test("with one connection, 64 signed-in reads and writes at once all queue and are answered", arguments: TestStorage.all)
+    func exhaustionQueues(storage: TestStorage) async throws {
+        try await withTestServer(storage, configure: { $0.databasePoolSize = 1 }) { _, client in
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for index in 0..<64 {
+                    group.addTask {
+                        if index % 8 == 0 {
+                            return try await client.send(.post, "/announcements", json: #"{"title":"Queued \#(index)"}"#).status
+                        }
+                        return try await client.send(.get, index % 2 == 0 ? "/announcements/2" : "/announcements", as: .reader).status
+                    }
+                }
+                var statuses: [HTTPResponse.Status] = []
+                for try await status in group { statuses.append(status) }
+                return statuses
+            }
+
+            #expect(statuses.count == 64)
+            #expect(statuses.filter { $0 == .created }.count == 8)
+            #expect(statuses.filter { $0 == .ok }.count == 56)
+            #expect(try await client.send(.get, "/announcements").headers[.total] == "14")
+        }
+    }
+}
