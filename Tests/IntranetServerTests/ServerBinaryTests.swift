@@ -37,6 +37,8 @@ struct ServerBinaryTests {
         return (process.terminationStatus, text)
     }
 
+    private static let launchLock = NSLock()
+
     private func launch(_ arguments: [String], in directory: URL, environment: [String: String] = [:], stdin: Pipe? = nil) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = try Self.binary()
@@ -47,6 +49,10 @@ struct ServerBinaryTests {
         process.standardOutput = output
         process.standardError = output
         if let stdin { process.standardInput = stdin }
+        // Foundation on Linux has crashed in `Process.run()` when tests launched processes at
+        // the same moment: one launch at a time.
+        Self.launchLock.lock()
+        defer { Self.launchLock.unlock() }
         try process.run()
         return (process, output)
     }

@@ -55,11 +55,11 @@ struct AuthService: Sendable {
     /// The user a bearer token belongs to.
     ///
     /// - Throws: ``APIError`` 401 for an unknown, revoked or expired token.
-    func user(forToken token: String) async throws -> StoredUser {
-        guard let user = try await accounts.session(tokenHash: SessionToken.hash(token), now: now())?.user else {
+    func session(forToken token: String) async throws -> ActiveSession {
+        guard let session = try await accounts.session(tokenHash: SessionToken.hash(token), now: now()) else {
             throw Self.unauthorized("The token is unknown, expired or revoked. Sign in again.", invalidToken: true)
         }
-        return user
+        return session
     }
 
     /// Ends the session of `token` at once.
