@@ -45,7 +45,7 @@ public struct AppConfiguration: Sendable {
     public var databasePoolSize = defaultDatabasePoolSize
     /// The pool size when none is configured, chosen from `scripts/bench-server` on 2-core
     /// machines (README, "PostgreSQL").
-    public static let defaultDatabasePoolSize = 8
+    public static let defaultDatabasePoolSize = 16
     /// The largest pool size accepted.
     public static let maxDatabasePoolSize = 256
     /// The wall clock sessions and logins are judged by (tests move it).
