@@ -52,7 +52,7 @@ struct AuthService: Sendable {
         return LoginResponse(token: token, expiresAt: expiresAt, user: user.api)
     }
 
-    /// The user a bearer token belongs to.
+    /// The session a bearer token belongs to: its user, and the revision read with it.
     ///
     /// - Throws: ``APIError`` 401 for an unknown, revoked or expired token.
     func session(forToken token: String) async throws -> ActiveSession {
