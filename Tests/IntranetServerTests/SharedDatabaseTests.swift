@@ -87,6 +87,8 @@ struct SharedDatabaseTests {
         configuration.storage = .postgres(url: url, schema: schema)
         configuration.logLevel = .warning
         configuration.passwordCost = 4
+        // Dozens of test servers share one PostgreSQL cluster at once: a small pool each.
+        configuration.databasePoolSize = 2
         do {
             let first = try await makeServer(configuration)
             try await TestUser.createAll(in: first)
