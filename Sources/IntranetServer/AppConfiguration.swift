@@ -43,9 +43,9 @@ public struct AppConfiguration: Sendable {
     /// How many PostgreSQL connections one server instance keeps open, in total
     /// (`DATABASE_POOL_SIZE`); SQLite always uses one (writes are serialised in the process).
     public var databasePoolSize = defaultDatabasePoolSize
-    /// The pool size when none is configured, chosen from `scripts/bench-pool` on 2-core
+    /// The pool size when none is configured, chosen from `scripts/bench-server` on 2-core
     /// machines (README, "PostgreSQL").
-    public static let defaultDatabasePoolSize = 16
+    public static let defaultDatabasePoolSize = 8
     /// The largest pool size accepted.
     public static let maxDatabasePoolSize = 256
     /// The wall clock sessions and logins are judged by (tests move it).

@@ -13,8 +13,6 @@ struct AppRequestContext: RequestContext {
     var user: User?
     /// The bearer token the request carried, when it was valid (for `POST /logout`).
     var bearerToken: String?
-    /// The announcements' revision counter as read with the session, when it was.
-    var announcementsRevision: Int64?
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

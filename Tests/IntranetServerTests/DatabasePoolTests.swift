@@ -32,13 +32,13 @@ struct DatabasePoolTests {
         }
     }
 
-    @Test("with one connection, 16 signed-in reads and writes at once all queue and are answered", arguments: TestStorage.all)
+    @Test("with one connection, 64 signed-in reads and writes at once all queue and are answered", arguments: TestStorage.all)
     func exhaustionQueues(storage: TestStorage) async throws {
         try await withTestServer(storage, configure: { $0.databasePoolSize = 1 }) { _, client in
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
-                for index in 0..<16 {
+                for index in 0..<64 {
                     group.addTask {
-                        if index % 4 == 0 {
+                        if index % 8 == 0 {
                             return try await client.send(.post, "/announcements", json: #"{"title":"Queued \#(index)"}"#).status
                         }
                         return try await client.send(.get, index % 2 == 0 ? "/announcements/2" : "/announcements", as: .reader).status
@@ -49,10 +49,10 @@ struct DatabasePoolTests {
                 return statuses
             }
 
-            #expect(statuses.count == 16)
-            #expect(statuses.filter { $0 == .created }.count == 4)
-            #expect(statuses.filter { $0 == .ok }.count == 12)
-            #expect(try await client.send(.get, "/announcements").headers[.total] == "10")
+            #expect(statuses.count == 64)
+            #expect(statuses.filter { $0 == .created }.count == 8)
+            #expect(statuses.filter { $0 == .ok }.count == 56)
+            #expect(try await client.send(.get, "/announcements").headers[.total] == "14")
         }
     }
 }

@@ -52,14 +52,14 @@ struct AuthService: Sendable {
         return LoginResponse(token: token, expiresAt: expiresAt, user: user.api)
     }
 
-    /// The session a bearer token belongs to: its user, and the revision read with it.
+    /// The user a bearer token belongs to.
     ///
     /// - Throws: ``APIError`` 401 for an unknown, revoked or expired token.
-    func session(forToken token: String) async throws -> ActiveSession {
-        guard let session = try await accounts.session(tokenHash: SessionToken.hash(token), now: now()) else {
+    func user(forToken token: String) async throws -> StoredUser {
+        guard let user = try await accounts.session(tokenHash: SessionToken.hash(token), now: now())?.user else {
             throw Self.unauthorized("The token is unknown, expired or revoked. Sign in again.", invalidToken: true)
         }
-        return session
+        return user
     }
 
     /// Ends the session of `token` at once.

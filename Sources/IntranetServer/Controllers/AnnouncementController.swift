@@ -34,7 +34,7 @@ struct AnnouncementController: Sendable {
         let representation = try Representation(request, context: context, primary: .announcementSummary)
         let visibility = context.visibility
         let key = "list|\(representation.version.rawValue)|\(representation.cacheKey)|\(visibility.cacheKey)|\(rawQuery)"
-        let entry = try await cached(key, for: visibility, knownRevision: context.announcementsRevision) {
+        let entry = try await cached(key, for: visibility) {
             let (items, total) = try await repository.list(query.request, visibility: visibility)
             let links = PageLinks(query: query, path: Self.collectionPath, total: total)
             return try AnnouncementRepresentation.list(items, as: representation, links: links)
@@ -47,7 +47,7 @@ struct AnnouncementController: Sendable {
         let representation = try Representation(request, context: context, primary: .announcement)
         let visibility = context.visibility
         let key = "detail|\(representation.version.rawValue)|\(representation.cacheKey)|\(visibility.cacheKey)|\(id)"
-        let entry = try await cached(key, for: visibility, knownRevision: context.announcementsRevision) {
+        let entry = try await cached(key, for: visibility) {
             guard let announcement = try await repository.find(id: id, visibility: visibility) else { throw APIError.notFound() }
             return try AnnouncementRepresentation.detail(announcement, as: representation, showsReaders: visibility == .everything)
         }
@@ -59,19 +59,13 @@ struct AnnouncementController: Sendable {
     /// Answers say who may keep them: signed-out answers are the same for every signed-out
     /// caller (`public`), the others are the caller's own (`private`); either is revalidated
     /// with its `ETag` before reuse (`no-cache`), since any write may change it.
-    ///
-    /// On a shared database the revision is checked first: the one read with the caller's
-    /// session when there is one (same request, so no newer than this read needs), else read
-    /// now.
     private func cached(
         _ key: String,
         for visibility: Visibility,
-        knownRevision: Int64?,
         build: () async throws -> CachedResponse
     ) async throws -> CachedResponse {
         if checksSharedRevision {
-            let revision = if let knownRevision { knownRevision } else { try await repository.currentRevision() }
-            cache.synchronize(withDatabaseRevision: revision)
+            cache.synchronize(withDatabaseRevision: try await repository.currentRevision())
         }
         let (entry, generation) = cache.lookup(key)
         if let entry { return entry }

@@ -38,9 +38,7 @@ struct AuthMiddleware: RouterMiddleware {
         }
         let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
         var context = context
-        let session = try await auth.session(forToken: token)
-        context.user = session.user.api
-        context.announcementsRevision = session.announcementsRevision
+        context.user = try await auth.user(forToken: token).api
         context.bearerToken = token
         return try await next(request, context)
     }

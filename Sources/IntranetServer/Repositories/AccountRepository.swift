@@ -20,10 +20,6 @@ struct StoredUser: Sendable, Equatable {
 struct ActiveSession: Sendable, Equatable {
     var user: StoredUser
     var expiresAt: Date
-    /// The announcements' revision counter, read by the same statement as the session, so a
-    /// signed-in read on a shared database needs no second round trip to check its cache;
-    /// `nil` when it was not read then (a remembered session).
-    var announcementsRevision: Int64?
 }
 
 /// Changes to an account; `nil` fields stay as they are.

@@ -71,14 +71,11 @@ struct FluentAccountRepository: AccountRepository {
 
     func session(tokenHash: String, now: Date) async throws -> ActiveSession? {
         // Every signed-in request runs this, so it is one hand-written query with bound values:
-        // building it with Fluent's query builder and models costs several times more CPU. It
-        // also reads the announcements' revision, which a shared database's reads must check:
-        // one round trip instead of two.
+        // building it with Fluent's query builder and models costs several times more CPU.
         guard let sql = database as? any SQLDatabase else { throw SQLDatabaseRequired() }
         let query: SQLQueryString = """
             SELECT u.id AS id, u.username AS username, u.display_name AS display_name, u.role AS role,
-                u.password_hash AS password_hash, s.expires_at AS expires_at,
-                (SELECT r.value FROM change_revisions r WHERE r.id = \(bind: RevisionModel.announcementsKey)) AS revision
+                u.password_hash AS password_hash, s.expires_at AS expires_at
             FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.token_hash = \(bind: tokenHash) AND s.expires_at > \(bind: now)
             """
@@ -90,9 +87,7 @@ struct FluentAccountRepository: AccountRepository {
             role: UserRole(rawValue: try row.decode(column: "role", as: String.self)) ?? .reader,
             passwordHash: try row.decode(column: "password_hash", as: String.self)
         )
-        return ActiveSession(
-            user: user, expiresAt: try row.decode(column: "expires_at", as: Date.self),
-            announcementsRevision: try row.decode(column: "revision", as: Int64?.self))
+        return ActiveSession(user: user, expiresAt: try row.decode(column: "expires_at", as: Date.self))
     }
 
     func deleteSession(tokenHash: String) async throws {

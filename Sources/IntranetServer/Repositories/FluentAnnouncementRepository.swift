@@ -74,10 +74,8 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
     }
 
     func currentRevision() async throws -> Int64 {
-        // Every read on a shared database runs this: a hand-written query with a bound value.
-        guard let sql = database as? any SQLDatabase else { throw SQLDatabaseRequired() }
-        let query: SQLQueryString = "SELECT value FROM change_revisions WHERE id = \(bind: RevisionModel.announcementsKey)"
-        return try await sql.raw(query).first()?.decode(column: "value", as: Int64.self) ?? 0
+        let row = try await RevisionModel.find(RevisionModel.announcementsKey, on: database)
+        return row?.value ?? 0
     }
 
     func ping() async throws {

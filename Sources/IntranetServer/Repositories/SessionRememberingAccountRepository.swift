@@ -43,9 +43,7 @@ final class SessionRememberingAccountRepository: AccountRepository {
         let lookedUpAt = ContinuousClock.now
         let (remembered, generation) = state.withLockedValue { ($0.sessions[tokenHash], $0.generation) }
         if let remembered, lookedUpAt - remembered.checkedAt < recheckInterval, remembered.session.expiresAt > now {
-            var session = remembered.session
-            session.announcementsRevision = nil  // read back then, not now
-            return session
+            return remembered.session
         }
         let found = try await base.session(tokenHash: tokenHash, now: now)
         state.withLockedValue { state in

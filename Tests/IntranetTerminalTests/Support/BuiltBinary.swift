@@ -34,17 +34,6 @@ enum BuiltBinary {
         }
     }
 
-    /// Serialises `Process.run()`: Foundation on Linux has crashed in it (a `memcpy` while
-    /// copying the environment) when several tests launched processes at the same moment.
-    private static let launchLock = NSLock()
-
-    /// Runs `launch` while no other test of this target launches a process.
-    static func launching<Result>(_ launch: () throws -> Result) rethrows -> Result {
-        launchLock.lock()
-        defer { launchLock.unlock() }
-        return try launch()
-    }
-
     private static func runBlocking(_ executable: URL, _ arguments: [String], _ input: Data, _ environment: [String: String]) throws -> RunResult {
         let process = Process()
         process.executableURL = executable
@@ -59,7 +48,7 @@ enum BuiltBinary {
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = stdin
-        try launching { try process.run() }
+        try process.run()
         stdin.fileHandleForWriting.write(input)
         try stdin.fileHandleForWriting.close()
         // Drain stderr beside stdout, so a full pipe never blocks the child.
