@@ -115,7 +115,9 @@ struct EndToEndTests {
 
     @Test("a server that is not running is reported in one line with status 69")
     func unreachable() async throws {
-        let server = try await withLiveServer { url in url.absoluteString }  // stopped on return
+        // Port 9 (discard) on loopback: nothing listens there, and unlike the port of a stopped
+        // test server, no other test's server can be given it meanwhile.
+        let server = "http://127.0.0.1:9"
 
         let result = try await BuiltBinary.run(["announcements", "--server", server])
 

@@ -19,6 +19,9 @@ func withTestServer(
     configuration.port = 0
     configuration.logLevel = .warning
     configuration.passwordCost = 4
+    // Dozens of test servers share one PostgreSQL cluster at once: a small pool each keeps
+    // them under its connection limit (a test that needs another size sets it).
+    configuration.databasePoolSize = 2
     var schema: String?
     switch storage {
     case .sqlite:
