@@ -113,6 +113,7 @@ let package = Package(
         .executableTarget(name: "SpearalBenchmark", dependencies: ["Spearal"]),
         .executableTarget(name: "WireBenchmark", dependencies: ["IntranetClient"], path: "Sources/WireBenchmark"),
         .executableTarget(name: "SpearalFuzz", dependencies: ["Spearal"]),
+        .executableTarget(name: "BareServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
 
         // The example app: screen logic on IntranetClient alone, and a terminal front for it.
         .target(name: "FeedScreen", dependencies: ["IntranetClient"], path: "Examples/FeedScreen"),

@@ -48,6 +48,9 @@ public struct AppConfiguration: Sendable {
     public static let defaultDatabasePoolSize = 8
     /// The largest pool size accepted.
     public static let maxDatabasePoolSize = 256
+    /// On PostgreSQL, the longest a write made through another instance may go unseen by this
+    /// one (``ChangeFeed``); tests shorten it.
+    var stalenessBound = ChangeFeed.defaultStalenessBound
     /// The wall clock sessions and logins are judged by (tests move it).
     var now: @Sendable () -> Date = { Date() }
 

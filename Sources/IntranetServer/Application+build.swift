@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// The intranet server: an application ready to `runService()`, plus what tests reach into.
 struct IntranetServer {
@@ -7,6 +8,8 @@ struct IntranetServer {
     var database: DatabaseService
     var cache: ResponseCache
     var routes: [RouteBook<AppRequestContext>.Route]
+    /// On PostgreSQL, what keeps this instance's memory right.
+    var changeFeed: ChangeFeed?
 }
 
 /// Builds the intranet server for a configuration: opens and migrates the database (seeding a
@@ -37,9 +40,27 @@ func makeServer(
         throw StartupError(storage: configuration.storage, underlying: error)
     }
     let repository = FluentAnnouncementRepository(database: database.database)
-    let storedAccounts = FluentAccountRepository(database: database.database)
-    // Another instance's logout must count at once, so shared databases are asked every time.
-    let accounts: any AccountRepository = database.isShared ? storedAccounts : SessionRememberingAccountRepository(base: storedAccounts)
+    // What this instance remembers (answers, sessions) is trusted for ever on SQLite, and while
+    // the change feed vouches for it on PostgreSQL (ChangeFeed explains the bound).
+    let trust: ChangeTrust = database.isShared ? .fed() : .always()
+    let cache = ResponseCache(trust: trust)
+    let accounts = SessionRememberingAccountRepository(
+        base: FluentAccountRepository(database: database.database),
+        recheckInterval: database.isShared ? .seconds(60) : .seconds(1),
+        trust: trust)
+    var services: [any Service] = [database]
+    var changeFeed: ChangeFeed?
+    if let connection = database.postgresConnection, case .postgres(_, let schema) = configuration.storage {
+        let feed = ChangeFeed(
+            configuration: connection, schema: schema, trust: trust, stalenessBound: configuration.stalenessBound,
+            logger: logger
+        ) { change in
+            cache.invalidate()
+            if change == .accounts { accounts.forgetAll() }
+        }
+        services.append(feed)
+        changeFeed = feed
+    }
     let hasher = PasswordHasher(cost: configuration.passwordCost)
     let auth = AuthService(accounts: accounts, hasher: hasher, sessionLifetime: configuration.sessionLifetime, now: configuration.now)
     if try await accounts.countUsers() == 0 {
@@ -57,11 +78,9 @@ func makeServer(
     serviceRoutes.register(on: router)
 
     var announcementRoutes = RouteBook<AppRequestContext>()
-    let cache = ResponseCache()
     AnnouncementController(
         repository: repository,
         cache: cache,
-        checksSharedRevision: database.isShared,
         maxBodySize: configuration.maxBodySize
     ).addRoutes(to: &announcementRoutes)
     SessionController(auth: auth, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
@@ -69,15 +88,17 @@ func makeServer(
     announcementRoutes.register(on: router.group().add(middleware: VersionMiddleware(maxBodySize: configuration.maxBodySize)))
 
     // Signed-out reads answered on the event loop must need nothing but their target and
-    // headers: not when requests must be signed, nor when another instance may have written.
-    let answersPublicReadsEarly = !configuration.requiresSignature && !database.isShared
+    // headers: not when requests must be signed. On PostgreSQL the cache serves them only while
+    // the change feed vouches for it.
+    let answersPublicReadsEarly = !configuration.requiresSignature
     let application = Application(
         router: router,
         server: .http1(configuration: .init(additionalChannelHandlers: answersPublicReadsEarly ? [PublicAnswerHandler(cache: cache, logger: logger)] : [])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-        services: [database],
+        services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
-    return IntranetServer(application: application, database: database, cache: cache, routes: serviceRoutes.routes + announcementRoutes.routes)
+    return IntranetServer(application: application, database: database, cache: cache, routes: serviceRoutes.routes + announcementRoutes.routes,
+        changeFeed: changeFeed)
 }

@@ -130,6 +130,29 @@ struct ResponseCacheTests {
         CachedResponse(body: ByteBuffer(repeating: 0, count: bytes), etag: "\"e\"", headers: [:])
     }
 
+    @Test("a cache fed by the change feed gives out nothing and asks for the revision unless trusted, and trust runs out by itself")
+    func trustGatesTheCache() async throws {
+        let trust = ChangeTrust.fed()
+        let cache = ResponseCache(trust: trust)
+        let (_, generation) = cache.publicAnswer(for: Self.key)
+        cache.storePublicAnswer(Self.answer(bytes: 10), for: Self.key, ifStillAt: generation)
+
+        #expect(cache.publicAnswer(for: Self.key).answer == nil)
+        #expect(cache.needsRevisionCheck)
+        trust.extend(until: .now() + .milliseconds(300))
+        #expect(cache.publicAnswer(for: Self.key).answer != nil)
+        #expect(!cache.needsRevisionCheck)
+        trust.extend(until: .now() + .milliseconds(1))  // never shortens
+        #expect(!cache.needsRevisionCheck)
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(cache.publicAnswer(for: Self.key).answer == nil)
+        #expect(cache.needsRevisionCheck)
+        trust.extend(until: .now() + .seconds(60))
+        trust.revoke()
+        #expect(cache.needsRevisionCheck)
+        #expect(!ResponseCache().needsRevisionCheck)
+    }
+
     @Test("a public answer read before a write is not kept after it")
     func staleAnswerRefused() {
         let cache = ResponseCache()

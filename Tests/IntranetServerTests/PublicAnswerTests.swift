@@ -259,17 +259,4 @@ struct PublicAnswerTests {
             #expect(server.cache.publicAnswerHits == 0)
         }
     }
-
-    @Test("with instances sharing PostgreSQL, every read goes to the application, which checks the shared revision",
-          .enabled(if: TestStorage.postgresURL != nil))
-    func sharedDatabase() async throws {
-        try await withTestServer(.postgres, mode: .live) { server, client in
-            let first = try await client.send(.get, "/announcements/2")
-            let second = try await client.send(.get, "/announcements/2")
-
-            #expect(first.status == .ok && second.status == .ok)
-            #expect(second.body == first.body)
-            #expect(server.cache.publicAnswerHits == 0)
-        }
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import IntranetAPI
 import NIOConcurrencyHelpers
+import NIOCore
 import Testing
 @testable import IntranetServer
 
@@ -58,6 +59,31 @@ struct SessionRememberingTests {
     func remembering(for interval: Duration = .seconds(60), capacity: Int = 100) async throws -> SessionRememberingAccountRepository {
         try await base.createSession(userID: 7, tokenHash: "h1", expiresAt: now.addingTimeInterval(3600))
         return SessionRememberingAccountRepository(base: base, recheckInterval: interval, capacity: capacity)
+    }
+
+    @Test("fed by the change feed, sessions are remembered only while trusted, and a change announced by another instance forgets them")
+    func trustGatesSessions() async throws {
+        try await base.createSession(userID: 7, tokenHash: "h1", expiresAt: now.addingTimeInterval(3600))
+        let trust = ChangeTrust.fed()
+        let accounts = SessionRememberingAccountRepository(base: base, recheckInterval: .seconds(60), trust: trust)
+        _ = try await accounts.session(tokenHash: "h1", now: now)
+        _ = try await accounts.session(tokenHash: "h1", now: now)
+        #expect(base.lookups == 2)  // not trusted: the database every time
+
+        trust.extend(until: NIODeadline.now() + .seconds(60))
+        _ = try await accounts.session(tokenHash: "h1", now: now)
+        _ = try await accounts.session(tokenHash: "h1", now: now)
+        #expect(base.lookups == 3)
+
+        try await base.deleteSession(tokenHash: "h1")  // another instance's logout…
+        accounts.forgetAll()  // …announced by the feed
+        #expect(try await accounts.session(tokenHash: "h1", now: now) == nil)
+
+        try await base.createSession(userID: 7, tokenHash: "h2", expiresAt: now.addingTimeInterval(3600))
+        _ = try await accounts.session(tokenHash: "h2", now: now)
+        trust.revoke()
+        try await base.deleteSession(tokenHash: "h2")  // unannounced: the feed is down
+        #expect(try await accounts.session(tokenHash: "h2", now: now) == nil)
     }
 
     @Test("a session found is used again without a query until the recheck interval passes")

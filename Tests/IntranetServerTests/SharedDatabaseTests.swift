@@ -1,76 +1,214 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import IntranetAPI
+import SQLKit
 import Testing
 @testable import IntranetServer
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @Suite("Several server instances on one PostgreSQL database", .enabled(if: TestStorage.postgresURL != nil, "needs INTRANET_TEST_POSTGRES_URL"))
 struct SharedDatabaseTests {
-    @Test("a write through one instance is read back through the other at once, cached reads included")
-    func noStaleCache() async throws {
+    /// One way of reading through instance two; each is read twice before a change so that the
+    /// second read comes from memory (the route cache, or the event loop's early answers).
+    struct ReadPath: Sendable, CustomStringConvertible {
+        var description: String
+        var uri: String
+        var version: String
+        var caller: Caller = .anonymous
+        var headers: HTTPFields = [:]
+    }
+
+    static let detailPaths: [ReadPath] = [
+        ReadPath(description: "detail signed out, 2.0", uri: "/announcements/2", version: "2.0"),
+        ReadPath(description: "detail signed out, 1.0", uri: "/announcements/2", version: "1.0"),
+        ReadPath(description: "detail signed in, 2.0", uri: "/announcements/2", version: "2.0", caller: .reader),
+        ReadPath(description: "detail signed in as an editor, 1.0", uri: "/announcements/2", version: "1.0", caller: .editor),
+        ReadPath(
+            description: "detail in Spearal", uri: "/announcements/2", version: "2.0",
+            headers: [.accept: MediaType.spearal]),
+    ]
+
+    static let listPaths: [ReadPath] = [
+        ReadPath(description: "list signed out, 2.0", uri: "/announcements", version: "2.0"),
+        ReadPath(description: "list signed out, 1.0", uri: "/announcements", version: "1.0"),
+        ReadPath(description: "list signed in, 2.0", uri: "/announcements", version: "2.0", caller: .reader),
+        ReadPath(description: "list signed in as an editor, 1.0", uri: "/announcements", version: "1.0", caller: .editor),
+    ]
+
+    @Test("every read path of instance two sees an update, a create and a delete made through instance one within the staleness bound")
+    func writesReachEveryReadPath() async throws {
         try await withTwoInstances { one, two in
-            // Warm both caches.
-            _ = try await two.send(.get, "/announcements/2", as: .editor)
-            _ = try await two.send(.get, "/announcements")
+            let paths = Self.detailPaths + Self.listPaths
+            let hitsBefore = two.server.cache.publicAnswerHits
+            try await warm(paths, on: two)
+            #expect(two.server.cache.publicAnswerHits > hitsBefore, "signed-out reads are answered early on PostgreSQL too")
 
-            let patched = try await one.send(.patch, "/announcements/2", json: #"{"title":"Changed on one"}"#)
-            let created = try await one.send(.post, "/announcements", json: #"{"title":"Made on one"}"#)
-            let detail = try await two.send(.get, "/announcements/2", as: .editor)
-            let list = try await two.send(.get, "/announcements")
-
+            let patched = try await one.client.send(.patch, "/announcements/2", json: #"{"title":"Changed on one"}"#)
             #expect(patched.status == .ok)
-            #expect(created.status == .created)
-            #expect(try detail.object()["title"] as? String == "Changed on one")
-            #expect(detail.headers[.eTag] == patched.headers[.eTag])
-            #expect(list.headers[.total] == "7")
-            #expect(try list.objects().last?["title"] as? String == "Made on one")
+            try await expectSeen(paths, on: two, since: .now, bound: two.bound) { _, answer in
+                answer.text.contains("Changed on one")
+            }
 
-            let tag = try #require(detail.headers[.eTag])
-            _ = try await two.send(.delete, "/announcements/2", headers: [.ifMatch: tag])
-            #expect(try await one.send(.get, "/announcements/2").status == .notFound)
+            // Conditional reads: a tag read before the change no longer matches.
+            let tag = try #require(try await two.client.send(.get, "/announcements/2", version: "2.0").headers[.eTag])
+            #expect(try await two.client.send(.get, "/announcements/2", version: "2.0", headers: [.ifNoneMatch: tag]).status == .notModified)
+            try await warm(Self.listPaths, on: two)
+            let created = try await one.client.send(.post, "/announcements", json: #"{"title":"Made on one"}"#)
+            #expect(created.status == .created)
+            try await one.client.send(.patch, "/announcements/2", json: #"{"body":"<p>Again</p>"}"#).expect(.ok)
+            let since = ContinuousClock.now
+            try await expectSeen(Self.listPaths, on: two, since: since, bound: two.bound) { _, answer in
+                answer.text.contains("Made on one")
+            }
+            try await expectSeen(
+                [ReadPath(description: "conditional detail", uri: "/announcements/2", version: "2.0", headers: [.ifNoneMatch: tag])],
+                on: two, since: since, bound: two.bound
+            ) { _, answer in
+                answer.status == .ok && answer.text.contains("Again")
+            }
+
+            try await warm(paths, on: two)
+            try await one.client.send(.delete, "/announcements/2").expect(.noContent)
+            try await expectSeen(paths, on: two, since: .now, bound: two.bound) { path, answer in
+                path.uri == "/announcements/2" ? answer.status == .notFound : !answer.text.contains("Changed on one")
+            }
         }
     }
 
-    @Test("a token from one instance works on the other, logout on one ends it on both, and they share the lockout count")
-    func sharedSessions() async throws {
+    @Test("a restricted announcement made through one reaches its reader through two, and never anyone else")
+    func restrictedAcrossInstances() async throws {
         try await withTwoInstances { one, two in
-            let login = try await one.send(.post, "/login", json: #"{"username":"editor","password":"correct horse battery"}"#, as: .anonymous)
+            let secret = ReadPath(description: "restricted detail", uri: "/announcements/7", version: "2.0")
+            try await warm([secret, ReadPath(description: "reader's list", uri: "/announcements", version: "2.0", caller: .reader)], on: two)
+            let created = try await one.client.send(
+                .post, "/announcements", json: #"{"title":"Only for the reader","readers":[3]}"#)
+            #expect(created.status == .created)
+            #expect(created.headers[.location] == "/announcements/7")
+
+            var forReader = secret
+            forReader.caller = .reader
+            try await expectSeen([forReader], on: two, since: .now, bound: two.bound) { _, answer in
+                answer.status == .ok
+            }
+            for caller in [Caller.anonymous, .otherReader, .anonymous, .otherReader] {
+                let answer = try await two.client.send(.get, "/announcements/7", as: caller)
+                let list = try await two.client.send(.get, "/announcements", as: caller)
+                #expect(answer.status == .notFound)
+                #expect(!list.text.contains("Only for the reader"))
+            }
+        }
+    }
+
+    @Test("a logout and a role change made through one count on two within the bound; the lockout count is shared")
+    func sessionsAcrossInstances() async throws {
+        try await withTwoInstances { one, two in
+            let login = try await one.client.send(.post, "/login", json: #"{"username":"reader","password":"correct horse battery"}"#, as: .anonymous)
             let token = try #require(try login.object()["token"] as? String)
             let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
+            let me = ReadPath(description: "/users/me with the new token", uri: "/users/me", version: "2.0", headers: bearer)
+            let editorMe = ReadPath(description: "/users/me as the editor", uri: "/users/me", version: "2.0", caller: .editor)
+            try await warm([me, editorMe], on: two)
 
-            let meOnOneBefore = try await one.send(.get, "/users/me", headers: bearer)
-            let meOnTwo = try await two.send(.get, "/users/me", headers: bearer)
-            _ = try await two.send(.post, "/logout", headers: bearer)
-            let meOnOne = try await one.send(.get, "/users/me", headers: bearer)
-            for client in [one, two, one, two, one] {
-                _ = try await client.send(.post, "/login", json: #"{"username":"reader","password":"wrong wrong"}"#, as: .anonymous)
+            try await one.client.send(.post, "/logout", headers: bearer).expect(.noContent)
+            try await expectSeen([me], on: two, since: .now, bound: two.bound) { _, answer in
+                answer.status == .unauthorized
             }
-            let locked = try await two.send(.post, "/login", json: #"{"username":"reader","password":"correct horse battery"}"#, as: .anonymous)
 
-            #expect(meOnOneBefore.status == .ok)  // instance one has seen the token just before
-            #expect(meOnTwo.status == .ok)
-            #expect(meOnOne.status == .unauthorized)
+            try await one.client.send(.patch, "/users/2", json: #"{"role":"reader"}"#, as: .admin).expect(.ok)
+            try await expectSeen([editorMe], on: two, since: .now, bound: two.bound) { _, answer in
+                (try? answer.object()["role"] as? String) == "reader"
+            }
+            #expect(try await two.client.send(.post, "/announcements", json: #"{"title":"No longer allowed"}"#).status == .forbidden)
+
+            for client in [one.client, two.client, one.client, two.client, one.client] {
+                _ = try await client.send(.post, "/login", json: #"{"username":"otherReader","password":"wrong wrong"}"#, as: .anonymous)
+            }
+            let locked = try await two.client.send(
+                .post, "/login", json: #"{"username":"otherReader","password":"correct horse battery"}"#, as: .anonymous)
             #expect(locked.status == .tooManyRequests)
         }
     }
 
-    /// Runs `body` with clients of two server instances sharing one fresh PostgreSQL schema.
-    private func withTwoInstances(
-        _ body: @Sendable (any TestClientProtocol, any TestClientProtocol) async throws -> Void
-    ) async throws {
+    @Test("when its feed's connection is cut, an instance asks the database, sees writes at once, and the feed comes back")
+    func feedConnectionCut() async throws {
+        try await withTwoInstances { one, two in
+            let path = ReadPath(description: "detail signed out", uri: "/announcements/2", version: "2.0")
+            try await warm([path], on: two)
+            try await terminateFeedConnection(of: two)
+            try await waitUntil("instance two stops trusting its memory") { !two.server.cache.trust.isTrusted }
+
+            try await one.client.send(.patch, "/announcements/2", json: #"{"title":"While the feed was down"}"#).expect(.ok)
+            let first = try await two.client.send(.get, "/announcements/2")
+            #expect(first.text.contains("While the feed was down"))
+
+            try await waitUntil("the feed is live again") { two.server.cache.trust.isTrusted }
+            try await warm([path], on: two)
+            try await one.client.send(.patch, "/announcements/2", json: #"{"title":"After it came back"}"#).expect(.ok)
+            try await expectSeen([path], on: two, since: .now, bound: two.bound) { _, answer in
+                answer.text.contains("After it came back")
+            }
+        }
+    }
+
+    @Test(
+        "when its feed goes silent (the backend paused), an instance stops trusting its memory within the bound",
+        .enabled(if: TestStorage.postgresIsOnThisMachine, "needs the PostgreSQL server on this machine"))
+    func feedGoesSilent() async throws {
+        try await withTwoInstances { one, two in
+            let paths = [Self.detailPaths[0], Self.listPaths[2]]
+            try await warm(paths, on: two)
+            let pid = try await feedBackendPID(of: two)
+            #expect(kill(pid, SIGSTOP) == 0)
+            do {
+                try await one.client.send(.patch, "/announcements/2", json: #"{"title":"Unannounced"}"#).expect(.ok)
+                try await expectSeen(paths, on: two, since: .now, bound: two.bound) { _, answer in
+                    answer.text.contains("Unannounced")
+                }
+                #expect(!two.server.cache.trust.isTrusted)
+            } catch {
+                kill(pid, SIGCONT)
+                throw error
+            }
+            kill(pid, SIGCONT)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// A server instance under test and its client.
+    struct Instance: Sendable {
+        var server: IntranetServer
+        var client: any TestClientProtocol
+        var bound: Duration {
+            .nanoseconds(server.changeFeed?.stalenessBound.nanoseconds ?? 0)
+        }
+    }
+
+    /// Runs `body` with two live server instances sharing one fresh PostgreSQL schema, once
+    /// both change feeds are live.
+    private func withTwoInstances(_ body: @Sendable (Instance, Instance) async throws -> Void) async throws {
         let url = try #require(TestStorage.postgresURL)
         let schema = try await PostgresSchema.create()
         var configuration = AppConfiguration()
         configuration.storage = .postgres(url: url, schema: schema)
+        configuration.port = 0
         configuration.logLevel = .warning
         configuration.passwordCost = 4
+        configuration.databasePoolSize = 2
         do {
             let first = try await makeServer(configuration)
             try await TestUser.createAll(in: first)
             let second = try await makeServer(configuration)
-            try await first.application.test(.router) { one in
-                try await second.application.test(.router) { two in
-                    try await body(one, two)
+            try await first.application.test(.live) { one in
+                try await second.application.test(.live) { two in
+                    try await waitUntil("both change feeds are live") {
+                        first.cache.trust.isTrusted && second.cache.trust.isTrusted
+                    }
+                    try await body(Instance(server: first, client: one), Instance(server: second, client: two))
                 }
             }
         } catch {
@@ -78,5 +216,68 @@ struct SharedDatabaseTests {
             throw error
         }
         try await PostgresSchema.drop(schema)
+    }
+
+    /// Reads each path twice, so the next read of it comes from memory.
+    private func warm(_ paths: [ReadPath], on instance: Instance) async throws {
+        for path in paths {
+            for _ in 0..<2 {
+                _ = try await instance.client.send(.get, path.uri, version: path.version, headers: path.headers, as: path.caller)
+            }
+        }
+    }
+
+    /// Reads every path through `instance` until `isNew` holds for each, failing for any read
+    /// that began more than `bound` after `since` and still answered the old state.
+    private func expectSeen(
+        _ paths: [ReadPath], on instance: Instance, since: ContinuousClock.Instant, bound: Duration,
+        isNew: @Sendable (ReadPath, TestResponse) -> Bool
+    ) async throws {
+        var waiting = paths
+        while !waiting.isEmpty {
+            let began = ContinuousClock.now
+            var stale: [ReadPath] = []
+            for path in waiting {
+                let answer = try await instance.client.send(.get, path.uri, version: path.version, headers: path.headers, as: path.caller)
+                if !isNew(path, answer) { stale.append(path) }
+            }
+            if !stale.isEmpty {
+                let late = began - since
+                try #require(late <= bound, "still stale \(late) after the change (bound \(bound)): \(stale)")
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            waiting = stale
+        }
+    }
+
+    private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while !condition() {
+            try #require(ContinuousClock.now < deadline, "timed out waiting until \(what)")
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// The process id of the PostgreSQL backend serving `instance`'s change feed.
+    private func feedBackendPID(of instance: Instance) async throws -> Int32 {
+        let feed = try #require(instance.server.changeFeed)
+        let sql = try #require(instance.server.database.database as? any SQLDatabase)
+        let row = try await sql.raw(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = \(bind: "\(ChangeFeed.applicationName) \(feed.instance)")"
+        ).first()
+        return try #require(row).decode(column: "pid", as: Int32.self)
+    }
+
+    private func terminateFeedConnection(of instance: Instance) async throws {
+        let pid = try await feedBackendPID(of: instance)
+        let sql = try #require(instance.server.database.database as? any SQLDatabase)
+        try await sql.raw("SELECT pg_terminate_backend(\(bind: pid))").run()
+    }
+}
+
+extension TestResponse {
+    /// Fails the test unless the answer has `status`.
+    func expect(_ status: HTTPResponse.Status, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(self.status == status, "\(text)", sourceLocation: sourceLocation)
     }
 }

@@ -13,9 +13,11 @@ import NIOConcurrencyHelpers
 ///   response is sent, so a client never reads its own write stale.
 /// - A read that began before a write cannot store what it read after the write dropped the
 ///   cache: ``store(_:for:ifStillAt:)`` compares the generation the read started at.
-/// - When other server instances share the database, each read first compares the database's
-///   revision counter (``synchronize(withDatabaseRevision:)``), so a write made elsewhere is
-///   seen at once.
+/// - When other server instances share the database, the cache is trusted only while ``trust``
+///   says so (``ChangeFeed`` keeps it trusted and drops entries as other instances' writes are
+///   announced). While it is not, public answers are not served and each route read first
+///   compares the database's revision counter (``synchronize(withDatabaseRevision:)``), so a
+///   write made elsewhere is seen at once.
 final class ResponseCache: Sendable {
     /// A point in the cache's history; entries read at an older generation are not stored.
     struct Generation: Equatable, Sendable {
@@ -53,12 +55,20 @@ final class ResponseCache: Sendable {
     /// Most body bytes kept over all entries; past this, the cache starts over. An entry larger
     /// than this is not kept at all.
     let byteBudget: Int
+    /// Whether entries may be used without asking the database first.
+    let trust: ChangeTrust
     private let state = NIOLockedValueBox(State())
 
-    init(capacity: Int = 2_000, byteBudget: Int = 64 << 20) {
+    init(capacity: Int = 2_000, byteBudget: Int = 64 << 20, trust: ChangeTrust = .always()) {
         self.capacity = capacity
         self.byteBudget = byteBudget
+        self.trust = trust
     }
+
+    /// Whether a route must compare the database's revision (``synchronize(withDatabaseRevision:)``)
+    /// before using an entry: when other instances share the database and no live change feed
+    /// vouches for the entries.
+    var needsRevisionCheck: Bool { !trust.isTrusted }
 
     /// The entry for `key` and the generation to store a fresh one under.
     func lookup(_ key: String) -> (entry: CachedResponse?, generation: Generation) {
@@ -78,9 +88,12 @@ final class ResponseCache: Sendable {
         }
     }
 
-    /// The public answer for a request, and the generation to store a fresh one under.
+    /// The public answer for a request, and the generation to store a fresh one under; never an
+    /// answer while the entries are not trusted (the application then checks the database).
     func publicAnswer(for key: PublicAnswerKey) -> (answer: PublicAnswer?, generation: Generation) {
-        state.withLockedValue { state in
+        let isTrusted = trust.isTrusted
+        return state.withLockedValue { state in
+            guard isTrusted else { return (nil, Generation(value: state.generation)) }
             let answer = state.publicAnswers[key]
             if answer != nil { state.publicAnswerHits += 1 }
             return (answer, Generation(value: state.generation))

@@ -9,9 +9,6 @@ import NIOCore
 struct AnnouncementController: Sendable {
     let repository: any AnnouncementRepository
     let cache: ResponseCache
-    /// When other server instances may write to the same database, each read checks the
-    /// database's revision before trusting the cache.
-    let checksSharedRevision: Bool
     /// The largest request body accepted, in bytes.
     let maxBodySize: Int
 
@@ -64,7 +61,7 @@ struct AnnouncementController: Sendable {
         for visibility: Visibility,
         build: () async throws -> CachedResponse
     ) async throws -> CachedResponse {
-        if checksSharedRevision {
+        if cache.needsRevisionCheck {
             cache.synchronize(withDatabaseRevision: try await repository.currentRevision())
         }
         let (entry, generation) = cache.lookup(key)

@@ -24,6 +24,8 @@ final class DatabaseService: Service, Sendable {
 
     /// What the pool holds, for the start-up log line.
     let poolDescription: String
+    /// On PostgreSQL, how to open a connection of one's own (``ChangeFeed`` listens on one).
+    let postgresConnection: PostgresConnection.Configuration?
 
     /// Opens the database; nothing is read or written until ``migrate(seeds:)``.
     ///
@@ -41,6 +43,7 @@ final class DatabaseService: Service, Sendable {
         let databases: Databases
         var temporaryFile: String?
         var poolDescription = "SQLite: one connection (writes are serialised in the process)"
+        var postgresConnection: PostgresConnection.Configuration?
         switch storage {
         case .sqliteFile(let path):
             eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -69,6 +72,7 @@ final class DatabaseService: Service, Sendable {
             if let schema {
                 configuration.searchPath = [schema]
             }
+            postgresConnection = configuration.coreConfiguration
             // FluentKit pools per event loop: the total is spread over (at most) two loops.
             let loops = min(2, max(poolSize, 1))
             let perLoop = (max(poolSize, 1) + loops - 1) / loops
@@ -90,6 +94,7 @@ final class DatabaseService: Service, Sendable {
         self.databases = databases
         self.temporaryFile = temporaryFile
         self.poolDescription = poolDescription
+        self.postgresConnection = postgresConnection
     }
 
     /// The database handle the repositories use.
@@ -116,6 +121,7 @@ final class DatabaseService: Service, Sendable {
         if seeds {
             migrations.add(SeedSampleAnnouncements())
         }
+        migrations.add(AddChangeNotifications())
         let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: eventLoopGroup.any())
         try await migrator.setupIfNeeded().get()
         try await migrator.prepareBatch().get()

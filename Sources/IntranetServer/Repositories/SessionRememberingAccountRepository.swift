@@ -2,8 +2,9 @@ import Foundation
 import IntranetAPI
 import NIOConcurrencyHelpers
 
-/// An ``AccountRepository`` that remembers the sessions it found for up to a second, so a
-/// signed-in client's stream of requests costs one session query a second instead of one each.
+/// An ``AccountRepository`` that remembers the sessions it found for a while
+/// (``recheckInterval``), so a signed-in client's stream of requests costs one session query
+/// per interval instead of one each.
 ///
 /// Correctness rules:
 /// - Every change made through it (a logout, a user changed or deleted) forgets every remembered
@@ -11,10 +12,12 @@ import NIOConcurrencyHelpers
 ///   once. A lookup that began before such a change cannot remember what it read
 ///   (the same generation rule as ``ResponseCache``).
 /// - A session is never used past its expiry.
-/// - Changes made around it, by another process on the same database (`intranet-server users
-///   delete` beside a running server), are seen within ``recheckInterval``. That is why the
-///   server does not use it when instances share PostgreSQL: another instance's logout must
-///   count at once.
+/// - Changes made around it, by another process on the same SQLite file (`intranet-server users
+///   delete` beside a running server), are seen within ``recheckInterval`` (a second there).
+/// - On a shared PostgreSQL database, remembered sessions are used only while ``trust`` holds:
+///   ``ChangeFeed`` calls ``forgetAll()`` for every change to users or sessions made anywhere,
+///   so another instance's logout or role change counts within the feed's staleness bound;
+///   without a live feed every lookup asks the database.
 final class SessionRememberingAccountRepository: AccountRepository {
     private struct Remembered {
         var session: ActiveSession
@@ -31,15 +34,22 @@ final class SessionRememberingAccountRepository: AccountRepository {
     let recheckInterval: Duration
     /// Most sessions remembered; past this, it starts over.
     let capacity: Int
+    /// Whether remembered sessions may be used at all.
+    let trust: ChangeTrust
     private let state = NIOLockedValueBox(State())
 
-    init(base: any AccountRepository, recheckInterval: Duration = .seconds(1), capacity: Int = 10_000) {
+    init(
+        base: any AccountRepository, recheckInterval: Duration = .seconds(1), capacity: Int = 10_000,
+        trust: ChangeTrust = .always()
+    ) {
         self.base = base
         self.recheckInterval = recheckInterval
         self.capacity = capacity
+        self.trust = trust
     }
 
     func session(tokenHash: String, now: Date) async throws -> ActiveSession? {
+        guard trust.isTrusted else { return try await base.session(tokenHash: tokenHash, now: now) }
         let lookedUpAt = ContinuousClock.now
         let (remembered, generation) = state.withLockedValue { ($0.sessions[tokenHash], $0.generation) }
         if let remembered, lookedUpAt - remembered.checkedAt < recheckInterval, remembered.session.expiresAt > now {
@@ -60,8 +70,9 @@ final class SessionRememberingAccountRepository: AccountRepository {
         return found
     }
 
-    /// Forgets every remembered session; called after each change to accounts or sessions.
-    private func forgetSessions() {
+    /// Forgets every remembered session; called after each change to accounts or sessions, here
+    /// or (through ``ChangeFeed``) anywhere.
+    func forgetAll() {
         state.withLockedValue { state in
             state.generation &+= 1
             state.sessions.removeAll(keepingCapacity: true)
@@ -71,7 +82,7 @@ final class SessionRememberingAccountRepository: AccountRepository {
     /// Runs a change, then forgets sessions, whether or not the change reported an error (it
     /// may have committed before failing).
     private func changing<T>(_ change: () async throws -> T) async throws -> T {
-        defer { forgetSessions() }
+        defer { forgetAll() }
         return try await change()
     }
 

@@ -12,6 +12,13 @@ enum TestStorage: String, CustomTestStringConvertible, Sendable {
 
     static let postgresURL = ProcessInfo.processInfo.environment["INTRANET_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
 
+    /// Whether the test PostgreSQL runs on this machine and this process may signal its
+    /// backends (CI runs as root beside its own cluster).
+    static var postgresIsOnThisMachine: Bool {
+        guard let url = postgresURL, let host = URLComponents(string: url)?.host else { return false }
+        return ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) && getuid() == 0
+    }
+
     static var all: [TestStorage] {
         postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
     }
