@@ -120,10 +120,12 @@ let package = Package(
         .executableTarget(name: "FeedDemo", dependencies: ["FeedScreen", "IntranetClient"], path: "Examples/FeedDemo"),
 
         // Tests.
+        .target(name: "ChildProcess", path: "Tests/ChildProcess"),
         .testTarget(name: "IntranetAPITests", dependencies: ["IntranetAPI"]),
         .testTarget(
             name: "IntranetServerTests",
             dependencies: [
+                "ChildProcess",
                 "IntranetServer",
                 "Spearal",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -165,6 +167,7 @@ let package = Package(
         .testTarget(
             name: "IntranetTerminalTests",
             dependencies: [
+                "ChildProcess",
                 "CLibXML2",
                 "IntranetTerminal",
                 "IntranetClient",

@@ -51,6 +51,11 @@ public struct AppConfiguration: Sendable {
     /// On PostgreSQL, the longest a write made through another instance may go unseen by this
     /// one (``ChangeFeed``); tests shorten it.
     var stalenessBound = ChangeFeed.defaultStalenessBound
+    /// How long a session found in the database is used without asking again
+    /// (``SessionRememberingAccountRepository``); `nil`: a second on SQLite (changes made by
+    /// other processes on the file are seen that late), a minute on PostgreSQL (the change feed
+    /// announces them). Tests set it.
+    var sessionRecheckInterval: Duration?
     /// The wall clock sessions and logins are judged by (tests move it).
     var now: @Sendable () -> Date = { Date() }
 

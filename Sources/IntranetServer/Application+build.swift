@@ -33,8 +33,11 @@ func makeServer(
     }()
     let database = try DatabaseService(storage: configuration.storage, poolSize: configuration.databasePoolSize, logger: logger)
     logger.info("database pool: \(database.poolDescription)")
+    // Nothing after this block throws: an opened database must be closed before it is let go.
+    let userCount: Int
     do {
         try await database.migrate(seeds: configuration.seedsDatabase)
+        userCount = try await FluentAccountRepository(database: database.database).countUsers()
     } catch {
         await database.close()
         throw StartupError(storage: configuration.storage, underlying: error)
@@ -46,7 +49,7 @@ func makeServer(
     let cache = ResponseCache(trust: trust)
     let accounts = SessionRememberingAccountRepository(
         base: FluentAccountRepository(database: database.database),
-        recheckInterval: database.isShared ? .seconds(60) : .seconds(1),
+        recheckInterval: configuration.sessionRecheckInterval ?? (database.isShared ? .seconds(60) : .seconds(1)),
         trust: trust)
     var services: [any Service] = [database]
     var changeFeed: ChangeFeed?
@@ -63,7 +66,7 @@ func makeServer(
     }
     let hasher = PasswordHasher(cost: configuration.passwordCost)
     let auth = AuthService(accounts: accounts, hasher: hasher, sessionLifetime: configuration.sessionLifetime, now: configuration.now)
-    if try await accounts.countUsers() == 0 {
+    if userCount == 0 {
         logger.notice("No accounts yet. Create the first admin with: intranet-server users create --username admin --role admin")
     }
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -93,7 +96,7 @@ func makeServer(
     let answersPublicReadsEarly = !configuration.requiresSignature
     let application = Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: answersPublicReadsEarly ? [PublicAnswerHandler(cache: cache, logger: logger)] : [])),
+        server: .http1(configuration: .init(additionalChannelHandlers: answersPublicReadsEarly ? [PublicAnswerHandler(cache: cache, sessions: accounts, now: configuration.now, logger: logger)] : [])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

@@ -35,9 +35,9 @@ struct PublicAnswerRuleTests {
         #expect(PublicAnswerKey(Self.request([.ifNoneMatch: String(repeating: "x", count: 513)])) == nil)
     }
 
-    @Test("requests that are signed in, conditional beyond If-None-Match, partial, carry a body or cache directives, or close the connection have no key",
+    @Test("requests with credentials other than one bearer token, conditional beyond If-None-Match, partial, carrying a body or cache directives, or closing the connection have no key",
           arguments: [
-            [.authorization: "Bearer t"], [.cookie: "a=b"], [.ifMatch: "*"],
+            [.authorization: "Basic dTpw"], [.authorization: "Bearer "], [.cookie: "a=b"], [.ifMatch: "*"],
             [.ifModifiedSince: "Sun, 22 Nov 2026 03:42:11 GMT"], [.ifUnmodifiedSince: "Sun, 22 Nov 2026 03:42:11 GMT"],
             [.ifRange: "\"x\""], [.range: "bytes=0-9"], [.cacheControl: "no-cache"], [HTTPField.Name("Pragma")!: "no-cache"],
             [.transferEncoding: "chunked"], [.contentLength: "3"], [.expect: "100-continue"], [.connection: "Close"],
@@ -46,6 +46,36 @@ struct PublicAnswerRuleTests {
     func noKey(fields: HTTPFields) {
         #expect(PublicAnswerKey(Self.request(fields)) == nil)
         #expect(PublicAnswerKey(Self.request([.contentLength: "0"])) != nil)
+    }
+
+    @Test("a bearer token is part of the key as its hash: tokens never share a key, spellings of one token do")
+    func bearerKeys() throws {
+        let one = try #require(PublicAnswerKey(Self.request([.authorization: "Bearer token-one"])))
+        let same = try #require(PublicAnswerKey(Self.request([.authorization: "bearer  token-one "])))
+        let other = try #require(PublicAnswerKey(Self.request([.authorization: "Bearer token-two"])))
+        let signedOut = try #require(PublicAnswerKey(Self.request()))
+
+        #expect(one.tokenHash == SessionToken.hash("token-one"))
+        #expect(one == same)
+        #expect(one != other && one != signedOut)
+        #expect(signedOut.tokenHash == nil)
+        var twice = HTTPFields()
+        twice.append(HTTPField(name: .authorization, value: "Bearer token-one"))
+        twice.append(HTTPField(name: .authorization, value: "Bearer token-two"))
+        #expect(PublicAnswerKey(Self.request(twice)) == nil)
+    }
+
+    @Test("a signed-in caller's answer is kept only when private; a public one only when public")
+    func privateAnswers() {
+        let session = ActiveSession(user: InMemoryAccounts.user, expiresAt: Date().addingTimeInterval(60))
+        let privateHead = Self.answer([.cacheControl: "private, no-cache", .vary: "Accept, Accept-Version"])
+        let publicHead = Self.answer([.cacheControl: "public, no-cache"])
+
+        #expect(PublicAnswer(head: privateHead, body: ByteBuffer(), session: session) != nil)
+        #expect(PublicAnswer(head: publicHead, body: ByteBuffer(), session: session) == nil)
+        #expect(PublicAnswer(head: privateHead, body: ByteBuffer()) == nil)
+        #expect(PublicAnswer(head: Self.answer([.cacheControl: "private, no-store"]), body: ByteBuffer(), session: session) == nil)
+        #expect(PublicAnswer(head: Self.answer([.cacheControl: "private", .vary: "Authorization"]), body: ByteBuffer(), session: session) == nil)
     }
 
     @Test("only GET has a key, and only for targets up to 2,048 bytes")

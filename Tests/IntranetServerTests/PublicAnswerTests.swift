@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOConcurrencyHelpers
 import Testing
 @testable import IntranetServer
 
@@ -74,29 +75,102 @@ struct PublicAnswerTests {
         }
     }
 
-    @Test("a signed-in caller's answers are neither kept nor given out, and signed-out callers never see restricted announcements")
+    @Test("a signed-in caller's repeated reads are answered early from their own answers, private, and never given to another caller")
     func signedInAnswersStayPrivate() async throws {
-        try await withTestServer(mode: .live) { server, client in
+        // Sessions are rechecked after a minute here, so a slow run still answers early.
+        try await withTestServer(mode: .live, configure: { $0.sessionRecheckInterval = .seconds(60) }) { server, client in
             let restricted = try await client.send(.post, "/announcements", json: #"{"title":"For the reader","readers":[3]}"#)
             let id = try #require(try restricted.object()["id"] as? Int)
-            _ = try await client.send(.get, "/announcements")
+            var asReader: [TestResponse] = []
+            for _ in 0..<3 { asReader.append(try await client.send(.get, "/announcements/\(id)", as: .reader)) }
             let hits = server.cache.publicAnswerHits
+            let fourth = try await client.send(.get, "/announcements/\(id)", as: .reader)
+            let list = try await client.send(.get, "/announcements", as: .reader)
+            let listAgain = try await client.send(.get, "/announcements", as: .reader)
+            let listOnceMore = try await client.send(.get, "/announcements", as: .reader)
+            let hitsAfterReader = server.cache.publicAnswerHits
+            var others: [TestResponse] = []
+            for caller in [Caller.otherReader, .anonymous, .otherReader, .anonymous, .otherReader] {
+                others.append(try await client.send(.get, "/announcements/\(id)", as: caller))
+                others.append(try await client.send(.get, "/announcements", as: caller))
+            }
+            let bogus = try await client.send(.get, "/announcements/\(id)", headers: [.authorization: "Bearer not-a-session"])
 
-            let asReader = try await client.send(.get, "/announcements", as: .user(.reader))
-            let asReaderAgain = try await client.send(.get, "/announcements/\(id)", as: .user(.reader))
-            let asReaderOnceMore = try await client.send(.get, "/announcements/\(id)", as: .user(.reader))
-            let signedOut = try await client.send(.get, "/announcements")
-            let signedOutDetail = try await client.send(.get, "/announcements/\(id)")
+            #expect(asReader.allSatisfy { $0.status == .ok })
+            #expect(fourth.status == .ok && fourth.body == asReader[0].body)
+            #expect(Self.comparable(fourth) == Self.comparable(asReader[0]))
+            #expect(fourth.headers[.cacheControl] == "private, no-cache")
+            #expect(hitsAfterReader == hits + 3)  // the fourth detail, the second and third list
+            #expect(try listOnceMore.objects().contains { $0["id"] as? Int == id })
+            #expect(listOnceMore.body == listAgain.body && listAgain.body == list.body)
+            for (index, answer) in others.enumerated() where index % 2 == 0 {
+                #expect(answer.status == .notFound)
+            }
+            for (index, answer) in others.enumerated() where index % 2 == 1 {
+                #expect(try !answer.objects().contains { $0["id"] as? Int == id })
+                #expect(answer.headers[.total] == "6")
+            }
+            #expect(bogus.status == .unauthorized)
+        }
+    }
 
-            #expect(try asReader.objects().contains { $0["id"] as? Int == id })
-            #expect(asReader.headers[.cacheControl] == "private, no-cache")
-            #expect(asReaderAgain.status == .ok)
-            #expect(asReaderOnceMore.status == .ok)
-            #expect(try !signedOut.objects().contains { $0["id"] as? Int == id })
-            #expect(signedOut.headers[.total] == "6")
-            #expect(signedOutDetail.status == .notFound)
-            // Only the repeated signed-out list came from the public answers.
-            #expect(server.cache.publicAnswerHits == hits + 1)
+    @Test("a signed-in early answer stops at once at logout, a role change, a password change, a deletion, a write, and the session's expiry")
+    func signedInAnswersFollowTheSession() async throws {
+        let clock = NIOLockedValueBox(Date())
+        try await withTestServer(mode: .live, configure: { configuration in
+            configuration.now = { clock.withLockedValue { $0 } }
+            configuration.sessionRecheckInterval = .seconds(60)
+        }) { server, client in
+            // Warm (session remembered, answer kept) and check a read is answered early.
+            func warmed(_ caller: Caller, _ target: String = "/announcements/2") async throws -> TestResponse {
+                for _ in 0..<2 { _ = try await client.send(.get, target, as: caller) }
+                let hits = server.cache.publicAnswerHits
+                let answer = try await client.send(.get, target, as: caller)
+                #expect(server.cache.publicAnswerHits == hits + 1, "not answered early")
+                return answer
+            }
+            let login = try await client.send(.post, "/login", json: #"{"username":"reader","password":"correct horse battery"}"#, as: .anonymous)
+            let token = try #require(try login.object()["token"] as? String)
+            let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
+            for _ in 0..<3 { _ = try await client.send(.get, "/announcements/2", headers: bearer) }
+            _ = try await client.send(.post, "/logout", headers: bearer)
+            #expect(try await client.send(.get, "/announcements/2", headers: bearer).status == .unauthorized)
+
+            // An editor's detail is the editors' representation (its tag ends in "e").
+            let editorView = try await warmed(.editor)
+            #expect(editorView.headers[.eTag]?.hasSuffix("e\"") == true)
+            _ = try await client.send(.patch, "/users/2", json: #"{"role":"reader"}"#, as: .admin)
+            #expect(try await client.send(.get, "/announcements/2", as: .editor).headers[.eTag]?.hasSuffix("e\"") == false)
+
+            _ = try await warmed(.otherReader)
+            _ = try await client.send(.patch, "/users/4", json: #"{"password":"a brand new one"}"#, as: .admin)
+            #expect(try await client.send(.get, "/announcements/2", as: .otherReader).status == .unauthorized)
+
+            _ = try await warmed(.reader)
+            _ = try await client.send(.patch, "/announcements/2", json: #"{"title":"Written meanwhile"}"#, as: .admin)
+            #expect(try await client.send(.get, "/announcements/2", as: .reader).object()["title"] as? String == "Written meanwhile")
+
+            _ = try await warmed(.reader)
+            _ = try await client.send(.delete, "/users/3", as: .admin)
+            #expect(try await client.send(.get, "/announcements/2", as: .reader).status == .unauthorized)
+
+            _ = try await warmed(.admin)
+            clock.withLockedValue { $0 += 7200 }  // the test sessions last an hour from their creation
+            #expect(try await client.send(.get, "/announcements/2", as: .admin).status == .unauthorized)
+        }
+    }
+
+    @Test("a change made around the server (as intranet-server users does) counts once the session is rechecked, and no older answer is given after")
+    func signedInAnswersAfterOutsideChange() async throws {
+        try await withTestServer(mode: .live, configure: { $0.sessionRecheckInterval = .milliseconds(300) }) { server, client in
+            for _ in 0..<3 {
+                #expect(try await client.send(.get, "/announcements/2", as: .editor).headers[.eTag]?.hasSuffix("e\"") == true)
+            }
+            _ = try await FluentAccountRepository(database: server.database.database).updateUser(id: 2, changes: UserChanges(role: .reader))
+            try await Task.sleep(for: .milliseconds(400))
+            for _ in 0..<4 {
+                #expect(try await client.send(.get, "/announcements/2", as: .editor).headers[.eTag]?.hasSuffix("e\"") == false)
+            }
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import ChildProcess
 import Testing
 
 /// Serialized, and every blocking wait on a child runs on a Dispatch thread: the cooperative
@@ -58,8 +59,6 @@ struct ServerBinaryTests {
         }
     }
 
-    private static let launchLock = NSLock()
-
     private func launch(_ arguments: [String], in directory: URL, environment: [String: String] = [:], stdin: Pipe? = nil) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = try Self.binary()
@@ -70,9 +69,7 @@ struct ServerBinaryTests {
         process.standardOutput = output
         process.standardError = output
         if let stdin { process.standardInput = stdin }
-        // Foundation on Linux has crashed in `Process.run()` when tests launched processes at
-        // the same moment: one launch at a time.
-        try Self.launchLock.withLock { try process.run() }
+        try ChildProcess.start(process)
         return (process, output)
     }
 

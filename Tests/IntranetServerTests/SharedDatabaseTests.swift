@@ -191,6 +191,10 @@ struct SharedDatabaseTests {
     /// Runs `body` with two live server instances sharing one fresh PostgreSQL schema, once
     /// both change feeds are live.
     private func withTwoInstances(_ body: @Sendable (Instance, Instance) async throws -> Void) async throws {
+        try await PostgresGate.shared.withPermit { try await runTwoInstances(body) }
+    }
+
+    private func runTwoInstances(_ body: @Sendable (Instance, Instance) async throws -> Void) async throws {
         let url = try #require(TestStorage.postgresURL)
         let schema = try await PostgresSchema.create()
         var configuration = AppConfiguration()
@@ -200,17 +204,32 @@ struct SharedDatabaseTests {
         configuration.passwordCost = 4
         configuration.databasePoolSize = 2
         do {
+            // A server made is closed by its test run; one that never runs must be closed here.
             let first = try await makeServer(configuration)
-            try await TestUser.createAll(in: first)
-            let second = try await makeServer(configuration)
-            try await first.application.test(.live) { one in
-                try await second.application.test(.live) { two in
-                    try await waitUntil("both change feeds are live") {
-                        first.cache.trust.isTrusted && second.cache.trust.isTrusted
-                    }
-                    try await body(Instance(server: first, client: one), Instance(server: second, client: two))
-                }
+            let second: IntranetServer
+            do {
+                try await TestUser.createAll(in: first)
+                second = try await makeServer(configuration)
+            } catch {
+                await first.database.close()
+                throw error
             }
+            do {
+                try await first.application.test(.live) { one in
+                    try await second.application.test(.live) { two in
+                        try await waitUntil("both change feeds are live") {
+                            first.cache.trust.isTrusted && second.cache.trust.isTrusted
+                        }
+                        try await body(Instance(server: first, client: one), Instance(server: second, client: two))
+                    }
+                }
+            } catch {
+                await first.database.close()
+                await second.database.close()
+                throw error
+            }
+            await first.database.close()
+            await second.database.close()
         } catch {
             try? await PostgresSchema.drop(schema)
             throw error

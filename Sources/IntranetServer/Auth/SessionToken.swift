@@ -13,6 +13,15 @@ enum SessionToken {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// The token of an `Authorization: Bearer <token>` value (the scheme in any case, white
+    /// space around the token ignored), or `nil` for any other value.
+    static func bearer(in authorization: String) -> String? {
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
     /// The lowercase hex SHA-256 of a token, the form stored in the database.
     static func hash(_ token: String) -> String {
         SHA256.hash(data: Data(token.utf8)).hexString

@@ -3,6 +3,7 @@ import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
@@ -15,6 +16,7 @@ final class DatabaseService: Service, Sendable {
     private let threadPool: NIOThreadPool
     private let eventLoopGroup: MultiThreadedEventLoopGroup
     private let logger: Logger
+    private let isOpen = NIOLockedValueBox(true)
     /// The file behind a throwaway database, removed by ``close()``.
     private let temporaryFile: String?
 
@@ -133,8 +135,10 @@ final class DatabaseService: Service, Sendable {
         await close()
     }
 
-    /// Closes every connection and stops the threads behind them.
+    /// Closes every connection and stops the threads behind them; later calls do nothing.
+    /// (FluentKit's pools must be shut down before they are let go: they assert it.)
     func close() async {
+        guard isOpen.withLockedValue({ isOpen in defer { isOpen = false }; return isOpen }) else { return }
         await databases.shutdownAsync()
         try? await threadPool.shutdownGracefully()
         try? await eventLoopGroup.shutdownGracefully()

@@ -32,11 +32,9 @@ struct AuthMiddleware: RouterMiddleware {
         if Self.openPaths.contains(request.uri.path) {
             return try await next(request, context)
         }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
+        guard let token = SessionToken.bearer(in: header) else {
             throw AuthService.unauthorized("Send the token as Authorization: Bearer <token>.", invalidToken: true)
         }
-        let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
         var context = context
         context.user = try await auth.user(forToken: token).api
         context.bearerToken = token

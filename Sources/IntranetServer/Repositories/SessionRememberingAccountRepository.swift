@@ -70,6 +70,20 @@ final class SessionRememberingAccountRepository: AccountRepository {
         return found
     }
 
+    /// The session remembered for a token when ``session(tokenHash:now:)`` would use it without
+    /// asking the database (trusted, checked within ``recheckInterval``, not expired); never asks
+    /// the database. The event loop's early answers use it.
+    func rememberedSession(tokenHash: String, now: Date) -> ActiveSession? {
+        guard trust.isTrusted else { return nil }
+        let lookedUpAt = ContinuousClock.now
+        return state.withLockedValue { state in
+            guard let remembered = state.sessions[tokenHash], lookedUpAt - remembered.checkedAt < recheckInterval,
+                remembered.session.expiresAt > now
+            else { return nil }
+            return remembered.session
+        }
+    }
+
     /// Forgets every remembered session; called after each change to accounts or sessions, here
     /// or (through ``ChangeFeed``) anywhere.
     func forgetAll() {

@@ -12,9 +12,10 @@ import NIOCore
 /// request header must add it to `Vary` (answers varying on unknown headers are not kept), or
 /// here.
 ///
-/// Only a request that could not change its answer by anything else has a key: a signed-out
-/// `GET` without a body, other conditions, ranges, cookies, cache directives or
-/// `Connection: close`.
+/// Only a request that could not change its answer by anything else has a key: a `GET` without
+/// a body, other conditions, ranges, cookies, cache directives or `Connection: close`, signed
+/// out or with one `Authorization: Bearer` token (whose hash is then part of the key, so a
+/// caller's own answers are never given to another token).
 struct PublicAnswerKey: Hashable, Sendable {
     /// The request headers an answer may vary on; an answer varying on others is not kept.
     static let selectingHeaders: Set<String> = ["accept", "accept-version", "spearal-propertyfilter"]
@@ -23,9 +24,10 @@ struct PublicAnswerKey: Hashable, Sendable {
     /// Longest `Accept`, `Accept-Version` or (all lines of) `Spearal-PropertyFilter` value given a key.
     static let maxHeaderLength = 512
 
-    /// Request headers that make an answer personal, conditional or partial.
+    /// Request headers that make an answer conditional, partial or personal beyond a bearer
+    /// token (which is part of the key instead).
     private static let disqualifyingHeaders: Set<HTTPField.Name> = [
-        .authorization, .cookie, .ifMatch, .ifModifiedSince, .ifUnmodifiedSince, .ifRange,
+        .cookie, .ifMatch, .ifModifiedSince, .ifUnmodifiedSince, .ifRange,
         .range, .cacheControl, HTTPField.Name("Pragma")!, .transferEncoding, .expect,
     ]
 
@@ -36,6 +38,8 @@ struct PublicAnswerKey: Hashable, Sendable {
     /// lines split differently never share a key.
     let propertyFilter: String?
     let ifNoneMatch: String?
+    /// The SHA-256 of the bearer token, for a signed-in request.
+    let tokenHash: String?
 
     /// Whether a request asks to close the connection after its answer, which the application
     /// then does.
@@ -51,12 +55,18 @@ struct PublicAnswerKey: Hashable, Sendable {
         var acceptVersion: String?
         var propertyFilter: String?
         var ifNoneMatch: String?
+        var tokenHash: String?
         for field in request.headerFields {
             switch field.name {
             case .accept: accept = Self.appending(field.value, to: accept, separator: ",")
             case .acceptVersion: acceptVersion = Self.appending(field.value, to: acceptVersion, separator: ", ")
             case .spearalPropertyFilter: propertyFilter = Self.appending(field.value, to: propertyFilter, separator: "\n")
             case .ifNoneMatch: ifNoneMatch = Self.appending(field.value, to: ifNoneMatch, separator: ", ")
+            case .authorization:
+                guard tokenHash == nil, field.value.utf8.count <= Self.maxHeaderLength,
+                    let token = SessionToken.bearer(in: field.value)
+                else { return nil }
+                tokenHash = SessionToken.hash(token)
             case .contentLength where field.value != "0": return nil
             case .connection where field.value.lowercased().contains("close"): return nil
             case let name where Self.disqualifyingHeaders.contains(name): return nil
@@ -71,6 +81,7 @@ struct PublicAnswerKey: Hashable, Sendable {
         self.acceptVersion = acceptVersion
         self.propertyFilter = propertyFilter
         self.ifNoneMatch = ifNoneMatch
+        self.tokenHash = tokenHash
     }
 
     /// `value` after `existing` (another line of the same field), or `value` alone.
@@ -80,31 +91,39 @@ struct PublicAnswerKey: Hashable, Sendable {
 }
 
 /// A whole `200` (or a `304` to a revalidation) that any signed-out caller may be given, as the
-/// application wrote it, less the headers that belong to one exchange (`Date`, `X-Request-Id`).
+/// application wrote it, less the headers that belong to one exchange (`Date`, `X-Request-Id`);
+/// or, for a signed-in request, the caller's own answer, which only the same token may be given
+/// again, and only while the very session it was made under is still the one remembered.
 struct PublicAnswer: Sendable {
     /// Largest body kept; larger answers are always built by the application.
     static let maxBodySize = 1 << 20
 
     let head: HTTPResponse
     let body: ByteBuffer
+    /// For a signed-in caller's answer, the session it was made under.
+    let session: ActiveSession?
 
-    /// The answer to keep, or `nil` when `head` does not allow a shared cache to keep it: only a
-    /// `200` or `304` marked `Cache-Control: public`, without `private` or `no-store`, varying on
-    /// no request header beyond ``PublicAnswerKey/selectingHeaders``, setting no cookie.
-    init?(head: HTTPResponse, body: ByteBuffer) {
-        guard Self.mayKeep(head), body.readableBytes <= Self.maxBodySize else { return nil }
+    /// The answer to keep, or `nil` when `head` does not allow keeping it (``mayKeep(_:signedIn:)``).
+    init?(head: HTTPResponse, body: ByteBuffer, session: ActiveSession? = nil) {
+        guard Self.mayKeep(head, signedIn: session != nil), body.readableBytes <= Self.maxBodySize else { return nil }
         var head = head
         head.headerFields[.date] = nil
         head.headerFields[.requestID] = nil
         self.head = head
         self.body = body
+        self.session = session
     }
 
-    /// Whether an answer with this head may be kept, whatever its body.
-    static func mayKeep(_ head: HTTPResponse) -> Bool {
+    /// Whether an answer with this head may be kept, whatever its body: only a `200` or `304`
+    /// without `no-store`, varying on no request header beyond
+    /// ``PublicAnswerKey/selectingHeaders``, setting no cookie, and marked `Cache-Control: public`
+    /// (signed out) or `private` (signed in: the caller's own).
+    static func mayKeep(_ head: HTTPResponse, signedIn: Bool = false) -> Bool {
         guard head.status == .ok || head.status == .notModified, head.headerFields[.setCookie] == nil else { return false }
         let directives = Set(tokens(head.headerFields[values: .cacheControl]).map { $0.prefix { $0 != "=" } })
-        guard directives.contains("public"), !directives.contains("private"), !directives.contains("no-store") else {
+        let scope: Substring = signedIn ? "private" : "public"
+        let otherScope: Substring = signedIn ? "public" : "private"
+        guard directives.contains(scope), !directives.contains(otherScope), !directives.contains("no-store") else {
             return false
         }
         return tokens(head.headerFields[values: .vary]).allSatisfy(PublicAnswerKey.selectingHeaders.contains)

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Logging
 import NIOCore
@@ -24,9 +25,15 @@ import NIOHTTPTypes
 /// connection handler: with an idle timeout configured, a connection busy only with early
 /// answers would count as idle.
 ///
-/// Install it only where a signed-out read needs nothing but its target and headers: not when
-/// requests must be signed, and not when other instances share the database (the application
-/// then checks the database's revision on each read).
+/// Signed-in reads are answered here too, from the caller's own earlier answer (kept under the
+/// hash of the token), only while ``SessionRememberingAccountRepository`` remembers that token's
+/// session without needing the database (the rule the application applies) and that session is
+/// exactly the one the answer was made under: a logout, an expiry, a role change or a deleted
+/// user sends the request back to the application, which answers it afresh.
+///
+/// Install it only where a read needs nothing but its target, headers and session: not when
+/// requests must be signed. On PostgreSQL the cache gives out nothing while the change feed does
+/// not vouch for it (``ResponseCache/trust``).
 final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -36,12 +43,18 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// A request passed to the application, whose answer may be kept.
     private struct Recording {
         let key: PublicAnswerKey
+        /// For a signed-in request, the session remembered when it arrived.
+        let session: ActiveSession?
         let generation: ResponseCache.Generation
         var head: HTTPResponse?
         var body: ByteBuffer?
     }
 
     private let cache: ResponseCache
+    /// The sessions the application remembers; without them, signed-in reads go to it.
+    private let sessions: SessionRememberingAccountRepository?
+    /// The clock sessions expire by (the application's).
+    private let now: @Sendable () -> Date
     /// Logs each answer given here, when debug logging is on.
     private let debugLogger: Logger?
     /// One element per request passed to the application and not yet fully answered, oldest
@@ -55,8 +68,13 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var dates = HTTPDateClock()
     private var requestIDs = RequestIdentifiers()
 
-    init(cache: ResponseCache, logger: Logger) {
+    init(
+        cache: ResponseCache, sessions: SessionRememberingAccountRepository? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger
+    ) {
         self.cache = cache
+        self.sessions = sessions
+        self.now = now
         self.debugLogger = logger.logLevel <= .debug ? logger : nil
     }
 
@@ -69,16 +87,25 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 awaitingAnswers.append(nil)
                 break
             }
+            var session: ActiveSession?
+            if let tokenHash = key.tokenHash {
+                // A session the application would have to look up: its answer is its own.
+                guard let remembered = sessions?.rememberedSession(tokenHash: tokenHash, now: now()) else {
+                    awaitingAnswers.append(nil)
+                    break
+                }
+                session = remembered
+            }
             if awaitingAnswers.isEmpty, !isClosing, context.channel.isWritable {
                 let (answer, generation) = cache.publicAnswer(for: key)
-                if let answer {
+                if let answer, answer.session == session {
                     isDroppingRequestParts = true
                     send(answer, for: key, to: request, context: context)
                     return
                 }
-                awaitingAnswers.append(Recording(key: key, generation: generation))
+                awaitingAnswers.append(Recording(key: key, session: session, generation: generation))
             } else {
-                awaitingAnswers.append(Recording(key: key, generation: cache.generation))
+                awaitingAnswers.append(Recording(key: key, session: session, generation: cache.generation))
             }
         case .body, .end:
             if isDroppingRequestParts { return }
@@ -100,7 +127,7 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head) where head.status.kind == .informational:
             return
         case .head(let head):
-            if awaitingAnswers[oldest] != nil, PublicAnswer.mayKeep(head) {
+            if let recording = awaitingAnswers[oldest], PublicAnswer.mayKeep(head, signedIn: recording.session != nil) {
                 awaitingAnswers[oldest]?.head = head
             } else {
                 awaitingAnswers[oldest] = nil
@@ -118,7 +145,7 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         case .end:
             guard let recording = awaitingAnswers.removeFirst(), let head = recording.head,
-                let answer = PublicAnswer(head: head, body: recording.body ?? ByteBuffer())
+                let answer = PublicAnswer(head: head, body: recording.body ?? ByteBuffer(), session: recording.session)
             else { return }
             cache.storePublicAnswer(answer, for: recording.key, ifStillAt: recording.generation)
         }

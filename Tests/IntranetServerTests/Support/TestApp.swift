@@ -15,6 +15,21 @@ func withTestServer(
     configure: (inout AppConfiguration) -> Void = { _ in },
     _ test: @Sendable (IntranetServer, any TestClientProtocol) async throws -> Void
 ) async throws {
+    guard storage == .postgres else {
+        return try await runTestServer(storage, mode: mode, logger: logger, configure: configure, test)
+    }
+    try await PostgresGate.shared.withPermit {
+        try await runTestServer(storage, mode: mode, logger: logger, configure: configure, test)
+    }
+}
+
+private func runTestServer(
+    _ storage: TestStorage,
+    mode: TestingSetup,
+    logger: Logger?,
+    configure: (inout AppConfiguration) -> Void,
+    _ test: @Sendable (IntranetServer, any TestClientProtocol) async throws -> Void
+) async throws {
     var configuration = AppConfiguration()
     configuration.port = 0
     configuration.logLevel = .warning
@@ -41,9 +56,15 @@ func withTestServer(
             await server.database.close()
             throw error
         }
-        try await server.application.test(mode) { client in
-            try await test(server, client)
+        do {
+            try await server.application.test(mode) { client in
+                try await test(server, client)
+            }
+        } catch {
+            await server.database.close()  // when the test run never ran its services
+            throw error
         }
+        await server.database.close()
     } catch {
         if let schema { try? await PostgresSchema.drop(schema) }
         throw error

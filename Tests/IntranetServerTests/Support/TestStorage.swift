@@ -26,6 +26,47 @@ enum TestStorage: String, CustomTestStringConvertible, Sendable {
     var testDescription: String { rawValue }
 }
 
+/// Lets a bounded number of tests use PostgreSQL at once: Swift Testing starts every test
+/// together, and each server holds a few connections (pool, change feed), so without a bound a
+/// full run exceeds the cluster's `max_connections`.
+actor PostgresGate {
+    static let shared = PostgresGate(permits: 24)
+
+    private var available: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(permits: Int) { available = permits }
+
+    /// Runs `body` holding one permit.
+    nonisolated func withPermit<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
+        await acquire()
+        do {
+            let result = try await body()
+            await release()
+            return result
+        } catch {
+            await release()
+            throw error
+        }
+    }
+
+    private func acquire() async {
+        if available > 0 {
+            available -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func release() {
+        if waiting.isEmpty {
+            available += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
+
 /// A PostgreSQL schema of its own for one test, dropped afterwards, so runs never see each
 /// other's rows.
 enum PostgresSchema {
@@ -41,7 +82,7 @@ enum PostgresSchema {
 
     private static func execute(_ statement: String) async throws {
         guard let url = TestStorage.postgresURL else { return }
-        let service = try DatabaseService(storage: .postgres(url: url), logger: Logger(label: "test-schema"))
+        let service = try DatabaseService(storage: .postgres(url: url), poolSize: 1, logger: Logger(label: "test-schema"))
         do {
             let sql = try #require(service.database as? any SQLDatabase)
             try await sql.raw(SQLQueryString(statement)).run()

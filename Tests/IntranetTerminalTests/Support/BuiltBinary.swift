@@ -1,3 +1,4 @@
+import ChildProcess
 import Dispatch
 import Foundation
 
@@ -34,10 +35,6 @@ enum BuiltBinary {
         }
     }
 
-    /// Serialises `Process.run()`: Foundation on Linux has crashed in it (a `memcpy` while
-    /// copying the environment) when several tests launched processes at the same moment.
-    private static let launchLock = NSLock()
-
     private static func runBlocking(_ executable: URL, _ arguments: [String], _ input: Data, _ environment: [String: String]) throws -> RunResult {
         let process = Process()
         process.executableURL = executable
@@ -52,7 +49,7 @@ enum BuiltBinary {
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = stdin
-        try launchLock.withLock { try process.run() }
+        try ChildProcess.start(process)
         stdin.fileHandleForWriting.write(input)
         try stdin.fileHandleForWriting.close()
         // Drain stderr beside stdout, so a full pipe never blocks the child.
