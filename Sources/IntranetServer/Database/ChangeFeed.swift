@@ -45,6 +45,7 @@ final class ChangeFeed: Service, Sendable {
     /// With no ping back for this long the connection is dropped and made again.
     let stallLimit: TimeAmount
     private let configuration: PostgresConnection.Configuration
+    private let eventLoop: any EventLoop
     private let schema: String?
     private let trust: ChangeTrust
     private let onChange: @Sendable (Change) -> Void
@@ -55,6 +56,8 @@ final class ChangeFeed: Service, Sendable {
 
     /// - Parameters:
     ///   - configuration: how to connect to the database (``DatabaseService/postgresConnection``).
+    ///   - eventLoop: where the feed's connection lives: the database's, so that HTTP traffic on
+    ///     the server's loops never delays the pings.
     ///   - schema: the schema the tables live in, when not the connection's default.
     ///   - trust: extended while the feed is live, revoked when it is lost.
     ///   - stalenessBound: see ``stalenessBound``.
@@ -62,12 +65,13 @@ final class ChangeFeed: Service, Sendable {
     ///   - onChange: called, in commit order, for each change and twice (both kinds) whenever
     ///     the feed (re)connects.
     init(
-        configuration: PostgresConnection.Configuration, schema: String?, trust: ChangeTrust,
+        configuration: PostgresConnection.Configuration, eventLoop: any EventLoop, schema: String?, trust: ChangeTrust,
         stalenessBound: TimeAmount = defaultStalenessBound, logger: Logger, onChange: @escaping @Sendable (Change) -> Void
     ) {
         var configuration = configuration
         configuration.options.additionalStartupParameters = [("application_name", "\(Self.applicationName) \(instance)")]
         self.configuration = configuration
+        self.eventLoop = eventLoop
         self.schema = schema
         self.trust = trust
         self.stalenessBound = stalenessBound
@@ -107,7 +111,7 @@ final class ChangeFeed: Service, Sendable {
             count += 1
             return count
         }
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+        let connection = try await PostgresConnection.connect(on: eventLoop, configuration: configuration, id: id, logger: logger)
         do {
             try await listen(on: connection, liveness: liveness)
         } catch {

@@ -105,6 +105,9 @@ final class DatabaseService: Service, Sendable {
         databases.database(logger: logger, on: eventLoopGroup.any())!
     }
 
+    /// One of the database's own event loops (never the HTTP server's).
+    var eventLoop: any EventLoop { eventLoopGroup.any() }
+
     /// Whether other server instances may share this database.
     var isShared: Bool {
         if case .postgres = storage { return true }
