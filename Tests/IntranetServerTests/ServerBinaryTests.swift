@@ -38,15 +38,22 @@ struct ServerBinaryTests {
         }
     }
 
+    /// One child of these tests at a time, from launch to exit: Foundation on Linux has crashed
+    /// (SIGSEGV) when these tests' children started and ended at the same moments, and the
+    /// parameterized cases below run concurrently even in a serialized suite.
+    private static let oneChildAtATime = NSLock()
+
     /// Runs the binary to completion with `input` on standard input.
     private func run(
         _ arguments: [String], in directory: URL, input: String = "", environment: [String: String] = ["DATABASE_URL": ""]
     ) async throws -> (status: Int32, output: String) {
-        let stdin = Pipe()
-        let (process, output) = try launch(arguments, in: directory, environment: environment, stdin: stdin)
-        return try await withCheckedThrowingContinuation { continuation in
+        try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
+                Self.oneChildAtATime.lock()
+                defer { Self.oneChildAtATime.unlock() }
                 do {
+                    let stdin = Pipe()
+                    let (process, output) = try launch(arguments, in: directory, environment: environment, stdin: stdin)
                     stdin.fileHandleForWriting.write(Data(input.utf8))
                     try stdin.fileHandleForWriting.close()
                     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -40,7 +40,8 @@ final class ChangeFeed: Service, Sendable {
 
     /// Longest time a write made through another instance may go unseen here.
     let stalenessBound: TimeAmount
-    /// How often the feed proves it is live; a fifth of the bound.
+    /// How often the feed proves it is live: a fifth of the bound, so a ping may take four fifths
+    /// of it to come back before memory stops being trusted.
     let pingInterval: TimeAmount
     /// With no ping back for this long the connection is dropped and made again.
     let stallLimit: TimeAmount
@@ -133,18 +134,22 @@ final class ChangeFeed: Service, Sendable {
             }
             schema = name
         }
+        // Pings need no durability: without this each one would wait for a WAL flush, and a slow
+        // disk flush (seen: a second) would stall them and end the trust for nothing.
+        guard !connection.isClosed else { throw ChangeFeedError.ended }
+        try await connection.query("SET synchronous_commit TO off", logger: logger)
         let prefix = schema + ":"
         let pingPrefix = prefix + "ping:" + instance + ":"
         let pings = PingLog()
         try await connection.listen(on: Self.channel) { notifications in
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
+                group.addTask(priority: .high) {
                     try await self.ping(on: connection, prefix: pingPrefix, log: pings)
                 }
-                group.addTask {
+                group.addTask(priority: .high) {
                     try await self.watch(pings)
                 }
-                group.addTask {
+                group.addTask(priority: .high) {
                     for try await notification in notifications {
                         let payload = notification.payload
                         guard payload.hasPrefix(prefix) else { continue }
@@ -188,7 +193,7 @@ final class ChangeFeed: Service, Sendable {
             number += 1
             log.sent(number, at: .now())
             let payload = prefix + String(number)
-            Task { _ = try? await connection.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger) }
+            Task(priority: .high) { _ = try? await connection.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger) }
             try await Task.sleep(for: .nanoseconds(pingInterval.nanoseconds))
         }
         throw ChangeFeedError.ended
