@@ -134,8 +134,8 @@ final class ChangeFeed: Service, Sendable {
             }
             schema = name
         }
-        // Pings need no durability: without this each one would wait for a WAL flush, and a slow
-        // disk flush (seen: a second) would stall them and end the trust for nothing.
+        // Pings need no durability: committed without waiting for a WAL flush, a slow disk
+        // cannot delay them (and so end the trust for nothing).
         guard !connection.isClosed else { throw ChangeFeedError.ended }
         try await connection.query("SET synchronous_commit TO off", logger: logger)
         let prefix = schema + ":"
