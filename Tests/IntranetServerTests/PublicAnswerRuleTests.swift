@@ -67,7 +67,8 @@ struct PublicAnswerRuleTests {
 
     @Test("a signed-in caller's answer is kept only when private; a public one only when public")
     func privateAnswers() {
-        let session = ActiveSession(user: InMemoryAccounts.user, expiresAt: Date().addingTimeInterval(60))
+        let session = SessionRememberingAccountRepository.Remembered(
+            session: ActiveSession(user: InMemoryAccounts.user, expiresAt: Date().addingTimeInterval(60)), checkedAt: .now)
         let privateHead = Self.answer([.cacheControl: "private, no-cache", .vary: "Accept, Accept-Version"])
         let publicHead = Self.answer([.cacheControl: "public, no-cache"])
 

@@ -19,7 +19,9 @@ import NIOConcurrencyHelpers
 ///   so another instance's logout or role change counts within the feed's staleness bound;
 ///   without a live feed every lookup asks the database.
 final class SessionRememberingAccountRepository: AccountRepository {
-    private struct Remembered {
+    /// A session as found by one database lookup: two lookups of the same session are told apart
+    /// by when they were made.
+    struct Remembered: Equatable, Sendable {
         var session: ActiveSession
         var checkedAt: ContinuousClock.Instant
     }
@@ -73,14 +75,14 @@ final class SessionRememberingAccountRepository: AccountRepository {
     /// The session remembered for a token when ``session(tokenHash:now:)`` would use it without
     /// asking the database (trusted, checked within ``recheckInterval``, not expired); never asks
     /// the database. The event loop's early answers use it.
-    func rememberedSession(tokenHash: String, now: Date) -> ActiveSession? {
+    func rememberedSession(tokenHash: String, now: Date) -> Remembered? {
         guard trust.isTrusted else { return nil }
         let lookedUpAt = ContinuousClock.now
         return state.withLockedValue { state in
             guard let remembered = state.sessions[tokenHash], lookedUpAt - remembered.checkedAt < recheckInterval,
                 remembered.session.expiresAt > now
             else { return nil }
-            return remembered.session
+            return remembered
         }
     }
 

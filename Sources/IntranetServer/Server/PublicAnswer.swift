@@ -93,18 +93,19 @@ struct PublicAnswerKey: Hashable, Sendable {
 /// A whole `200` (or a `304` to a revalidation) that any signed-out caller may be given, as the
 /// application wrote it, less the headers that belong to one exchange (`Date`, `X-Request-Id`);
 /// or, for a signed-in request, the caller's own answer, which only the same token may be given
-/// again, and only while the very session it was made under is still the one remembered.
+/// again, and only while the very lookup of the session it was made under is still the one
+/// remembered (a new lookup, even of an unchanged session, means a new answer).
 struct PublicAnswer: Sendable {
     /// Largest body kept; larger answers are always built by the application.
     static let maxBodySize = 1 << 20
 
     let head: HTTPResponse
     let body: ByteBuffer
-    /// For a signed-in caller's answer, the session it was made under.
-    let session: ActiveSession?
+    /// For a signed-in caller's answer, the remembered session it was made under.
+    let session: SessionRememberingAccountRepository.Remembered?
 
     /// The answer to keep, or `nil` when `head` does not allow keeping it (``mayKeep(_:signedIn:)``).
-    init?(head: HTTPResponse, body: ByteBuffer, session: ActiveSession? = nil) {
+    init?(head: HTTPResponse, body: ByteBuffer, session: SessionRememberingAccountRepository.Remembered? = nil) {
         guard Self.mayKeep(head, signedIn: session != nil), body.readableBytes <= Self.maxBodySize else { return nil }
         var head = head
         head.headerFields[.date] = nil

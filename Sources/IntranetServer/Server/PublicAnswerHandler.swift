@@ -27,9 +27,9 @@ import NIOHTTPTypes
 ///
 /// Signed-in reads are answered here too, from the caller's own earlier answer (kept under the
 /// hash of the token), only while ``SessionRememberingAccountRepository`` remembers that token's
-/// session without needing the database (the rule the application applies) and that session is
-/// exactly the one the answer was made under: a logout, an expiry, a role change or a deleted
-/// user sends the request back to the application, which answers it afresh.
+/// session without needing the database (the rule the application applies) and it is the very
+/// lookup the answer was made under: a logout, an expiry, a role change, a deleted user or a
+/// recheck of the session sends the request back to the application, which answers it afresh.
 ///
 /// Install it only where a read needs nothing but its target, headers and session: not when
 /// requests must be signed. On PostgreSQL the cache gives out nothing while the change feed does
@@ -44,7 +44,7 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private struct Recording {
         let key: PublicAnswerKey
         /// For a signed-in request, the session remembered when it arrived.
-        let session: ActiveSession?
+        let session: SessionRememberingAccountRepository.Remembered?
         let generation: ResponseCache.Generation
         var head: HTTPResponse?
         var body: ByteBuffer?
@@ -87,7 +87,7 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 awaitingAnswers.append(nil)
                 break
             }
-            var session: ActiveSession?
+            var session: SessionRememberingAccountRepository.Remembered?
             if let tokenHash = key.tokenHash {
                 // A session the application would have to look up: its answer is its own.
                 guard let remembered = sessions?.rememberedSession(tokenHash: tokenHash, now: now()) else {
