@@ -54,7 +54,7 @@ final class SessionRememberingAccountRepository: AccountRepository {
         guard trust.isTrusted else { return try await base.session(tokenHash: tokenHash, now: now) }
         let lookedUpAt = ContinuousClock.now
         let (remembered, generation) = state.withLockedValue { ($0.sessions[tokenHash], $0.generation) }
-        if let remembered, lookedUpAt - remembered.checkedAt < recheckInterval, remembered.session.expiresAt > now {
+        if let remembered, isUsable(remembered, at: lookedUpAt, now: now) {
             return remembered.session
         }
         let found = try await base.session(tokenHash: tokenHash, now: now)
@@ -79,11 +79,15 @@ final class SessionRememberingAccountRepository: AccountRepository {
         guard trust.isTrusted else { return nil }
         let lookedUpAt = ContinuousClock.now
         return state.withLockedValue { state in
-            guard let remembered = state.sessions[tokenHash], lookedUpAt - remembered.checkedAt < recheckInterval,
-                remembered.session.expiresAt > now
-            else { return nil }
+            guard let remembered = state.sessions[tokenHash], isUsable(remembered, at: lookedUpAt, now: now) else { return nil }
             return remembered
         }
+    }
+
+    /// Whether a remembered session may be used without asking the database: checked within
+    /// ``recheckInterval`` and not expired.
+    private func isUsable(_ remembered: Remembered, at instant: ContinuousClock.Instant, now: Date) -> Bool {
+        instant - remembered.checkedAt < recheckInterval && remembered.session.expiresAt > now
     }
 
     /// Forgets every remembered session; called after each change to accounts or sessions, here
