@@ -48,9 +48,13 @@ public struct AppConfiguration: Sendable {
     public static let defaultDatabasePoolSize = 8
     /// The largest pool size accepted.
     public static let maxDatabasePoolSize = 256
-    /// On PostgreSQL, the longest a write made through another instance may go unseen by this
-    /// one (``ChangeFeed``); tests shorten it.
-    var stalenessBound = ChangeFeed.defaultStalenessBound
+    /// On PostgreSQL, the longest a write (or a logout, a role change) made through another
+    /// instance may go unseen by this one (`STALENESS_BOUND_MS`; 2 s by default). Shorter means
+    /// fresher, but whenever the database answers this instance's change-feed pings later than
+    /// the bound allows, reads ask the database again until it catches up (README, PostgreSQL).
+    public var stalenessBound = Duration(ChangeFeed.defaultStalenessBound)
+    /// The shortest and longest ``stalenessBound`` accepted.
+    public static let stalenessBoundRange = Duration.milliseconds(50)...Duration.seconds(60)
     /// How long a session found in the database is used without asking again
     /// (``SessionRememberingAccountRepository``); `nil`: a second on SQLite (changes made by
     /// other processes on the file are seen that late), a minute on PostgreSQL (the change feed
@@ -63,7 +67,8 @@ public struct AppConfiguration: Sendable {
     public init() {}
 
     /// The defaults overridden by the environment: `HOST`, `PORT`, `DATABASE_URL` (a
-    /// `postgres://` URL, or `sqlite:PATH`), `LOG_LEVEL`, `MAX_BODY_SIZE`,
+    /// `postgres://` URL, or `sqlite:PATH`), `DATABASE_POOL_SIZE`, `STALENESS_BOUND_MS`,
+    /// `LOG_LEVEL`, `MAX_BODY_SIZE`,
     /// `INTRANET_ANONYMOUS_READ`, `INTRANET_REQUIRE_SIGNATURE` (`true`/`false`),
     /// `INTRANET_SESSION_DAYS`.
     ///
@@ -104,6 +109,14 @@ public struct AppConfiguration: Sendable {
                     message: "must be a whole number of connections from 1 to \(maxDatabasePoolSize), not '\(size.prefix(40))'")
             }
             configuration.databasePoolSize = count
+        }
+        if let text = environment["STALENESS_BOUND_MS"], !text.isEmpty {
+            guard let milliseconds = Int(text), stalenessBoundRange.contains(.milliseconds(milliseconds)) else {
+                throw ConfigurationError(
+                    variable: "STALENESS_BOUND_MS",
+                    message: "must be a whole number of milliseconds from 50 to 60000, not '\(text.prefix(40))'")
+            }
+            configuration.stalenessBound = .milliseconds(milliseconds)
         }
         if let days = environment["INTRANET_SESSION_DAYS"], !days.isEmpty {
             guard let count = Double(days), count > 0, count <= 3650 else {

@@ -55,7 +55,7 @@ func makeServer(
     var changeFeed: ChangeFeed?
     if let connection = database.postgresConnection, case .postgres(_, let schema) = configuration.storage {
         let feed = ChangeFeed(
-            configuration: connection, eventLoop: database.eventLoop, schema: schema, trust: trust, stalenessBound: configuration.stalenessBound,
+            configuration: connection, eventLoop: database.eventLoop, schema: schema, trust: trust, stalenessBound: .init(configuration.stalenessBound),
             logger: logger
         ) { change in
             cache.invalidate()

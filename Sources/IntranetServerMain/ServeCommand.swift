@@ -11,7 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
             With no options the server stores its data in intranet.sqlite in the working \
             directory (created, migrated and seeded on first start) and listens on \
             127.0.0.1:8080. Environment: HOST, PORT, DATABASE_URL (postgres://user:pass@host:port/db \
-            or sqlite:PATH), DATABASE_POOL_SIZE, LOG_LEVEL, MAX_BODY_SIZE, INTRANET_ANONYMOUS_READ, \
+            or sqlite:PATH), DATABASE_POOL_SIZE, STALENESS_BOUND_MS, LOG_LEVEL, MAX_BODY_SIZE, INTRANET_ANONYMOUS_READ, \
             INTRANET_REQUIRE_SIGNATURE, INTRANET_SESSION_DAYS. Flags win over the environment.
             """
     )
@@ -30,11 +30,17 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "count"))
     var databasePoolSize: String?
 
+    @Option(help: ArgumentHelp(
+        "On PostgreSQL, the longest a write or logout made through another instance may go unseen by this one, 50 to 60000 (env STALENESS_BOUND_MS; default 2000).",
+        valueName: "ms"))
+    var stalenessBoundMs: String?
+
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
         let configuration = try database.configuration(overriding: [
             "HOST": host, "PORT": port.map(String.init), "LOG_LEVEL": logLevel, "DATABASE_POOL_SIZE": databasePoolSize,
+            "STALENESS_BOUND_MS": stalenessBoundMs,
         ])
         do {
             let application = try await buildApplication(configuration)

@@ -56,3 +56,35 @@ struct DatabasePoolTests {
         }
     }
 }
+
+/// `STALENESS_BOUND_MS`: how long another instance's write may go unseen on shared PostgreSQL.
+@Suite("Staleness bound setting")
+struct StalenessBoundSettingTests {
+    @Test("STALENESS_BOUND_MS sets the bound; below 50, above 60000, or not whole milliseconds is refused naming the setting", arguments: [
+        ("750", Duration.milliseconds(750) as Duration?), ("50", .milliseconds(50)), ("60000", .seconds(60)),
+        ("49", nil), ("0", nil), ("-500", nil), ("60001", nil), ("1.5", nil), ("2s", nil),
+    ])
+    func setting(text: String, expected: Duration?) throws {
+        if let expected {
+            #expect(try AppConfiguration.fromEnvironment(["STALENESS_BOUND_MS": text]).stalenessBound == expected)
+        } else {
+            let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.fromEnvironment(["STALENESS_BOUND_MS": text]) }
+            #expect(error?.variable == "STALENESS_BOUND_MS")
+        }
+        #expect(try AppConfiguration.fromEnvironment([:]).stalenessBound == .seconds(2))
+    }
+
+    @Test("the configured bound is the change feed's, and the start-up log states it",
+          .enabled(if: TestStorage.postgresURL != nil, "needs INTRANET_TEST_POSTGRES_URL"))
+    func reachesTheFeed() async throws {
+        let (logger, log) = RecordingLogHandler.logger(level: .info)
+        try await withTestServer(.postgres, mode: .live, logger: logger, configure: { $0.stalenessBound = .milliseconds(750) }) { server, _ in
+            #expect(server.changeFeed?.stalenessBound == .milliseconds(750))
+            let deadline = ContinuousClock.now + .seconds(15)
+            while !log.all.contains(where: { $0.contains("seen here within 750 ms") }) {
+                try #require(ContinuousClock.now < deadline, "no change feed line in \(log.all)")
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
+}

@@ -142,6 +142,7 @@ struct ServerBinaryTests {
         ([], ["DATABASE_URL": "postgres://app:hunter2@127.0.0.1:1/intranet?sslmode=disable"], "postgres://app:***@127.0.0.1:1/intranet"),
         (["--database-pool-size", "0"], [String: String](), "DATABASE_POOL_SIZE must be a whole number of connections from 1 to 256, not '0'"),
         ([], ["DATABASE_POOL_SIZE": "lots"], "DATABASE_POOL_SIZE must be a whole number of connections from 1 to 256, not 'lots'"),
+        (["--staleness-bound-ms", "10"], [String: String](), "STALENESS_BOUND_MS must be a whole number of milliseconds from 50 to 60000, not '10'"),
     ])
     func badSettings(arguments: [String], environment: [String: String], named: String) async throws {
         let directory = try makeDirectory()

@@ -35,13 +35,15 @@ final class ChangeFeed: Service, Sendable {
     /// The `application_name` of the feed's connection, as `pg_stat_activity` shows it
     /// (followed by ``instance``).
     static let applicationName = "intranet-server change feed"
-    /// The default for ``stalenessBound``.
-    static let defaultStalenessBound = TimeAmount.milliseconds(500)
+    /// The default for ``stalenessBound``: 2 s. On a 2-core machine whose cores a load fills,
+    /// PostgreSQL itself answers a trivial query up to about 1.5 s late at times (README,
+    /// PostgreSQL); a shorter bound then lapses under load and every read waits for the database.
+    static let defaultStalenessBound = TimeAmount.seconds(2)
 
     /// Longest time a write made through another instance may go unseen here.
     let stalenessBound: TimeAmount
-    /// How often the feed proves it is live: a fifth of the bound, so a ping may take four fifths
-    /// of it to come back before memory stops being trusted.
+    /// How often the feed proves it is live: a fifth of the bound, at most 100 ms, so a ping may
+    /// take the rest of the bound to come back before memory stops being trusted.
     let pingInterval: TimeAmount
     /// With no ping back for this long the connection is dropped and made again.
     let stallLimit: TimeAmount
@@ -76,7 +78,7 @@ final class ChangeFeed: Service, Sendable {
         self.schema = schema
         self.trust = trust
         self.stalenessBound = stalenessBound
-        self.pingInterval = .nanoseconds(max(stalenessBound.nanoseconds / 5, 1_000_000))
+        self.pingInterval = .nanoseconds(min(max(stalenessBound.nanoseconds / 5, 1_000_000), 100_000_000))
         self.stallLimit = .nanoseconds(max(stalenessBound.nanoseconds * 4, 2_000_000_000))
         self.logger = logger
         self.onChange = onChange
