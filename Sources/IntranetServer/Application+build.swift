@@ -69,17 +69,8 @@ func makeServer(
     if userCount == 0 {
         logger.notice("No accounts yet. Create the first admin with: intranet-server users create --username admin --role admin")
     }
-    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize))
-    if configuration.requiresSignature {
-        router.add(middleware: SignatureMiddleware(registry: SigningAppRegistry(database: database.database), maxBodySize: configuration.maxBodySize))
-    }
-    router.add(middleware: AuthMiddleware(auth: auth, allowsAnonymousReading: configuration.allowsAnonymousReading))
-
     var serviceRoutes = RouteBook<AppRequestContext>()
     ServiceController(repository: repository).addRoutes(to: &serviceRoutes)
-    serviceRoutes.register(on: router)
-
     var announcementRoutes = RouteBook<AppRequestContext>()
     AnnouncementController(
         repository: repository,
@@ -88,6 +79,15 @@ func makeServer(
     ).addRoutes(to: &announcementRoutes)
     SessionController(auth: auth, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
     UserController(accounts: accounts, hasher: hasher, cache: cache, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
+
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize))
+    router.add(middleware: UnservedMethodMiddleware(books: [serviceRoutes, announcementRoutes]))
+    if configuration.requiresSignature {
+        router.add(middleware: SignatureMiddleware(registry: SigningAppRegistry(database: database.database), maxBodySize: configuration.maxBodySize))
+    }
+    router.add(middleware: AuthMiddleware(auth: auth, allowsAnonymousReading: configuration.allowsAnonymousReading))
+    serviceRoutes.register(on: router)
     announcementRoutes.register(on: router.group().add(middleware: VersionMiddleware(maxBodySize: configuration.maxBodySize)))
 
     // Signed-out reads answered on the event loop must need nothing but their target and

@@ -161,4 +161,23 @@ struct AnnouncementWriteTests {
             #expect(options.headers[.allow] == "GET, HEAD, PUT, PATCH, DELETE")
         }
     }
+
+    @Test("a method no route serves (TRACE, PROPFIND, PURGE) is 405 with Allow on a path that exists, 404 elsewhere",
+          arguments: ["TRACE", "PROPFIND", "PURGE"])
+    func unknownMethods(method: String) async throws {
+        try await withTestServer(mode: .live) { _, client in
+            let method = try #require(HTTPRequest.Method(method))
+            for (path, allow) in [
+                ("/announcements", "GET, HEAD, POST"), ("/announcements/2", "GET, HEAD, PUT, PATCH, DELETE"),
+                ("/announcements/999", "GET, HEAD, PUT, PATCH, DELETE"), ("/health", "GET, HEAD"), ("/login", "POST"),
+            ] {
+                let answer = try await client.send(method, path)
+                #expect(answer.status == .methodNotAllowed, "\(method) \(path)")
+                #expect(answer.headers[.allow] == allow, "\(method) \(path)")
+                #expect(answer.headers[.contentType] == "application/problem+json")
+            }
+            #expect(try await client.send(method, "/nowhere").status == .notFound)
+            #expect(try await client.send(method, "/announcements/2/extra").status == .notFound)
+        }
+    }
 }

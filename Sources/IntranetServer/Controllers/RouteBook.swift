@@ -53,7 +53,40 @@ struct RouteBook<Context: RequestContext> {
         }
     }
 
-    private static var standardMethods: [HTTPRequest.Method] {
+    /// The methods that get a route of their own at every path (served, 405 or `OPTIONS`);
+    /// any other method (`TRACE`, `PROPFIND`…) is answered by ``UnservedMethodMiddleware``.
+    static var standardMethods: [HTTPRequest.Method] {
         [.get, .head, .post, .put, .patch, .delete, .options]
+    }
+
+    /// The methods served at the registered path that `requestPath` falls under (`{name}`
+    /// matches any one segment), or `nil` when no route has such a path.
+    func methods(servingRequestPath requestPath: String) -> [HTTPRequest.Method]? {
+        let segments = requestPath.split(separator: "/", omittingEmptySubsequences: true)
+        let path = routes.map(\.path).first { template in
+            let parts = template.split(separator: "/", omittingEmptySubsequences: true)
+            return parts.count == segments.count
+                && zip(parts, segments).allSatisfy { part, segment in
+                    (part.hasPrefix("{") && part.hasSuffix("}")) || part == segment
+                }
+        }
+        return path.map { methods(servedAt: $0) }
+    }
+}
+
+/// Answers a request whose method is none of ``RouteBook/standardMethods`` (`TRACE`,
+/// `PROPFIND`, `PURGE`…) with 405 and `Allow` when its path is one the API serves, as HTTP
+/// asks; an unknown path stays 404. (A method the HTTP parser does not know at all never gets
+/// here: the connection answers 400 and closes.)
+struct UnservedMethodMiddleware<Context: RequestContext>: RouterMiddleware {
+    let books: [RouteBook<Context>]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard !RouteBook<Context>.standardMethods.contains(request.method),
+            let allowed = books.lazy.compactMap({ $0.methods(servingRequestPath: request.uri.path) }).first
+        else {
+            return try await next(request, context)
+        }
+        throw APIError.methodNotAllowed(allowed: allowed)
     }
 }
