@@ -60,6 +60,12 @@ public struct AppConfiguration: Sendable {
     /// other processes on the file are seen that late), a minute on PostgreSQL (the change feed
     /// announces them). Tests set it.
     var sessionRecheckInterval: Duration?
+    /// On SIGTERM or SIGINT the server stops accepting connections and lets requests in
+    /// flight finish for up to this long (`SHUTDOWN_GRACE_SECONDS`; 30 s by default), then
+    /// cancels what is left and closes the database.
+    public var shutdownGrace = Duration.seconds(30)
+    /// The longest ``shutdownGrace`` accepted: an hour.
+    public static let maxShutdownGrace = Duration.seconds(3600)
     /// The wall clock sessions and logins are judged by (tests move it).
     var now: @Sendable () -> Date = { Date() }
 
@@ -68,7 +74,7 @@ public struct AppConfiguration: Sendable {
 
     /// The defaults overridden by the environment: `HOST`, `PORT`, `DATABASE_URL` (a
     /// `postgres://` URL, or `sqlite:PATH`), `DATABASE_POOL_SIZE`, `STALENESS_BOUND_MS`,
-    /// `LOG_LEVEL`, `MAX_BODY_SIZE`,
+    /// `SHUTDOWN_GRACE_SECONDS`, `LOG_LEVEL`, `MAX_BODY_SIZE`,
     /// `INTRANET_ANONYMOUS_READ`, `INTRANET_REQUIRE_SIGNATURE` (`true`/`false`),
     /// `INTRANET_SESSION_DAYS`.
     ///
@@ -117,6 +123,14 @@ public struct AppConfiguration: Sendable {
                     message: "must be a whole number of milliseconds from 50 to 60000, not '\(text.prefix(40))'")
             }
             configuration.stalenessBound = .milliseconds(milliseconds)
+        }
+        if let text = environment["SHUTDOWN_GRACE_SECONDS"], !text.isEmpty {
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 3600 else {
+                throw ConfigurationError(
+                    variable: "SHUTDOWN_GRACE_SECONDS",
+                    message: "must be a number of seconds from 0 to 3600, not '\(text.prefix(40))'")
+            }
+            configuration.shutdownGrace = .milliseconds(Int64((seconds * 1000).rounded()))
         }
         if let days = environment["INTRANET_SESSION_DAYS"], !days.isEmpty {
             guard let count = Double(days), count > 0, count <= 3650 else {

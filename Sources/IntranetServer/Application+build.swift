@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// The intranet server: an application ready to `runService()`, plus what tests reach into.
 struct IntranetServer {
@@ -18,6 +19,51 @@ struct IntranetServer {
 /// - Throws: when the database cannot be opened or migrated.
 public func buildApplication(_ configuration: AppConfiguration) async throws -> some ApplicationProtocol {
     try await makeServer(configuration).application
+}
+
+/// Runs the intranet server for a configuration until SIGTERM or SIGINT, then shuts it down
+/// gracefully: the listening socket closes at once, requests in flight are answered (for up
+/// to ``AppConfiguration/shutdownGrace``; whatever is left then is cancelled), and the database
+/// is closed last.
+///
+/// - Throws: ``StartupError`` when the database cannot be opened or migrated, or what the
+///   server failed with.
+public func runServer(_ configuration: AppConfiguration) async throws {
+    let server = try await makeServer(configuration)
+    let logger = server.application.logger
+    let notice = ShutdownNotice(grace: configuration.shutdownGrace, logger: logger)
+    // Services shut down in reverse order: the notice first (it only logs), then the
+    // application (the listener, the requests in flight, then the database).
+    var groupConfiguration = ServiceGroupConfiguration(
+        services: [.init(service: server.application), .init(service: notice)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGrace
+    try await ServiceGroup(configuration: groupConfiguration).run()
+    if let began = notice.began, ContinuousClock.now - began >= configuration.shutdownGrace {
+        logger.warning("stopped: the grace period of \(configuration.shutdownGrace) ended with requests still in flight, and they were cancelled")
+    } else {
+        logger.info("stopped")
+    }
+}
+
+/// Logs when a graceful shutdown begins, and remembers when.
+private final class ShutdownNotice: Service, Sendable {
+    private let grace: Duration
+    private let logger: Logger
+    private let start = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(grace: Duration, logger: Logger) {
+        self.grace = grace
+        self.logger = logger
+    }
+
+    /// When the shutdown began, if it has.
+    var began: ContinuousClock.Instant? { start.withLock { $0 } }
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        start.withLock { $0 = .now }
+        logger.info("shutting down: no new connections; requests in flight have up to \(grace) to finish")
+    }
 }
 
 /// Builds the server; `onServerRunning` receives the port it listens on (useful with port 0).

@@ -11,7 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
             With no options the server stores its data in intranet.sqlite in the working \
             directory (created, migrated and seeded on first start) and listens on \
             127.0.0.1:8080. Environment: HOST, PORT, DATABASE_URL (postgres://user:pass@host:port/db \
-            or sqlite:PATH), DATABASE_POOL_SIZE, STALENESS_BOUND_MS, LOG_LEVEL, MAX_BODY_SIZE, INTRANET_ANONYMOUS_READ, \
+            or sqlite:PATH), DATABASE_POOL_SIZE, STALENESS_BOUND_MS, SHUTDOWN_GRACE_SECONDS, LOG_LEVEL, MAX_BODY_SIZE, INTRANET_ANONYMOUS_READ, \
             INTRANET_REQUIRE_SIGNATURE, INTRANET_SESSION_DAYS. Flags win over the environment.
             """
     )
@@ -35,16 +35,20 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "ms"))
     var stalenessBoundMs: String?
 
+    @Option(help: ArgumentHelp(
+        "On SIGTERM or SIGINT, how long requests in flight may take to finish before the server stops anyway, 0 to 3600 (env SHUTDOWN_GRACE_SECONDS; default 30).",
+        valueName: "seconds"))
+    var shutdownGraceSeconds: String?
+
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
         let configuration = try database.configuration(overriding: [
             "HOST": host, "PORT": port.map(String.init), "LOG_LEVEL": logLevel, "DATABASE_POOL_SIZE": databasePoolSize,
-            "STALENESS_BOUND_MS": stalenessBoundMs,
+            "STALENESS_BOUND_MS": stalenessBoundMs, "SHUTDOWN_GRACE_SECONDS": shutdownGraceSeconds,
         ])
         do {
-            let application = try await buildApplication(configuration)
-            try await application.runService()
+            try await runServer(configuration)
         } catch let error as StartupError {
             FileHandle.standardError.write(Data("intranet-server: \(error)\n".utf8))
             throw ExitCode.failure

@@ -88,3 +88,21 @@ struct StalenessBoundSettingTests {
         }
     }
 }
+
+/// `SHUTDOWN_GRACE_SECONDS`: how long requests in flight may finish after SIGTERM.
+@Suite("Shutdown grace setting")
+struct ShutdownGraceSettingTests {
+    @Test("SHUTDOWN_GRACE_SECONDS sets the grace period; negative, above an hour or not a number is refused naming the setting", arguments: [
+        ("0", Duration.zero as Duration?), ("2.5", .milliseconds(2500)), ("3600", .seconds(3600)),
+        ("-1", nil), ("3601", nil), ("nan", nil), ("inf", nil), ("30s", nil),
+    ])
+    func setting(text: String, expected: Duration?) throws {
+        if let expected {
+            #expect(try AppConfiguration.fromEnvironment(["SHUTDOWN_GRACE_SECONDS": text]).shutdownGrace == expected)
+        } else {
+            let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.fromEnvironment(["SHUTDOWN_GRACE_SECONDS": text]) }
+            #expect(error?.variable == "SHUTDOWN_GRACE_SECONDS")
+        }
+        #expect(try AppConfiguration.fromEnvironment([:]).shutdownGrace == .seconds(30))
+    }
+}

@@ -5,6 +5,10 @@ import FoundationNetworking
 import ChildProcess
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Serialized, and every blocking wait on a child runs on a Dispatch thread: the cooperative
 /// pool has as few threads as the machine has cores, and a child can hold a pipe open (a
 /// server started by another test inherits its descriptors), so a blocked cooperative thread
@@ -143,6 +147,7 @@ struct ServerBinaryTests {
         (["--database-pool-size", "0"], [String: String](), "DATABASE_POOL_SIZE must be a whole number of connections from 1 to 256, not '0'"),
         ([], ["DATABASE_POOL_SIZE": "lots"], "DATABASE_POOL_SIZE must be a whole number of connections from 1 to 256, not 'lots'"),
         (["--staleness-bound-ms", "10"], [String: String](), "STALENESS_BOUND_MS must be a whole number of milliseconds from 50 to 60000, not '10'"),
+        (["--shutdown-grace-seconds", "forever"], [String: String](), "SHUTDOWN_GRACE_SECONDS must be a number of seconds from 0 to 3600, not 'forever'"),
     ])
     func badSettings(arguments: [String], environment: [String: String], named: String) async throws {
         let directory = try makeDirectory()
@@ -153,5 +158,207 @@ struct ServerBinaryTests {
         #expect(status != 0)
         #expect(text.contains(named), "output: \(text)")
         #expect(!text.contains("hunter2"), "output: \(text)")
+    }
+
+    // MARK: Graceful shutdown
+
+    @Test("on SIGTERM it stops accepting, answers all 50 requests still arriving, then exits 0")
+    func gracefulShutdown() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let created = try await run(["users", "create", "--username", "ed", "--role", "editor"], in: directory, input: "a good long password\n")
+        try #require(created.status == 0, "\(created.output)")
+        let (process, port, log) = try await startServer(["--shutdown-grace-seconds", "20"], in: directory)
+        let token = try await signIn(port: port, username: "ed", password: "a good long password")
+
+        // 50 writes whose bodies arrive slowly: half now, the rest after SIGTERM.
+        let bodies = (0..<50).map { Data(#"{"title":"Sent across a shutdown \#($0)","body":"<p>still arriving</p>"}"#.utf8) }
+        var connections: [RawConnection] = []
+        for body in bodies {
+            let connection = try RawConnection(port: port)
+            let head = "POST /announcements HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+            try connection.send(Data(head.utf8) + body.prefix(body.count / 2))
+            connections.append(connection)
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(kill(process.processIdentifier, SIGTERM) == 0)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(throws: (any Error).self, "a new connection is refused once shutting down") { try RawConnection(port: port) }
+
+        let open = connections
+        let answers = await Self.offThePool {
+            zip(open, bodies).map { connection, body -> String in
+                do {
+                    try connection.send(body.suffix(from: body.count / 2))
+                    return try connection.readToEnd()
+                } catch {
+                    return "\(error)"
+                }
+            }
+        }
+        let exited = await Self.waitForExit(process, within: 30)
+        #expect(exited, "still running 30 s after SIGTERM")
+        let answered = answers.filter { $0.hasPrefix("HTTP/1.1 201") }.count
+        #expect(answered == 50, "\(answers.filter { !$0.hasPrefix("HTTP/1.1 201") }.prefix(3))")
+        let output = log.whole()
+        #expect(process.terminationStatus == 0, "\(output)")
+        #expect(output.contains("shutting down: no new connections") && output.contains("stopped"), "\(output)")
+    }
+
+    @Test("a request still unfinished when the grace period ends does not keep the server from stopping")
+    func gracePeriodEnds() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (process, port, log) = try await startServer(["--shutdown-grace-seconds", "1"], in: directory)
+        let stuck = try RawConnection(port: port)
+        try stuck.send(Data("POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{".utf8))
+        try await Task.sleep(for: .milliseconds(300))
+
+        let signalled = ContinuousClock.now
+        #expect(kill(process.processIdentifier, SIGTERM) == 0)
+        let exited = await Self.waitForExit(process, within: 30)
+        let took = ContinuousClock.now - signalled
+        #expect(exited, "still running 30 s after SIGTERM with a 1 s grace period")
+        #expect(took >= .milliseconds(900) && took < .seconds(15), "stopped after \(took)")
+        #expect(log.whole().contains("grace period of 1.0 seconds ended with requests still in flight"))
+    }
+
+    /// Starts the server on a free port and waits for its "listening on" line.
+    private func startServer(_ arguments: [String], in directory: URL) async throws -> (Process, Int, OutputLog) {
+        let (process, output) = try launch(["--port", "0"] + arguments, in: directory, environment: ["DATABASE_URL": "", "PORT": ""])
+        let log = OutputLog(output)
+        let port = await Self.offThePool { () -> Int? in
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline, process.isRunning {
+                if let match = log.text.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/) { return Int(match.1) }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return nil
+        }
+        guard let port else {
+            process.terminate()
+            await Self.offThePool { process.waitUntilExit() }
+            throw ServerDidNotStart(log: log.whole())
+        }
+        return (process, port, log)
+    }
+
+    /// Waits for `process` to end; after `seconds` kills it and answers false.
+    private static func waitForExit(_ process: Process, within seconds: TimeInterval) async -> Bool {
+        await offThePool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            let ended = !process.isRunning
+            if !ended { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            return ended
+        }
+    }
+
+    struct ServerDidNotStart: Error, CustomStringConvertible {
+        var log: String
+        var description: String { "the server did not start: \(log)" }
+    }
+
+    private func signIn(port: Int, username: String, password: String) async throws -> String {
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/login")))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["username": username, "password": password])
+        let (data, _) = try await URLSession.shared.data(for: request)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try #require(object["token"] as? String)
+    }
+}
+
+/// Everything a child process writes, collected on a thread of its own.
+final class OutputLog: Sendable {
+    private let collected = LockedText()
+    private let ended = DispatchSemaphore(value: 0)
+
+    init(_ pipe: Pipe) {
+        let handle = pipe.fileHandleForReading
+        Thread.detachNewThread { [collected, ended] in
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                collected.append(String(decoding: data, as: UTF8.self))
+            }
+            ended.signal()
+        }
+    }
+
+    /// What was written so far.
+    var text: String { collected.value }
+
+    /// Everything, once the child closed its output (or after 5 s).
+    func whole() -> String {
+        _ = ended.wait(timeout: .now() + 5)
+        ended.signal()
+        return collected.value
+    }
+}
+
+/// A string behind a lock.
+final class LockedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage = ""
+    func append(_ text: String) { lock.withLock { storage += text } }
+    var value: String { lock.withLock { storage } }
+}
+
+/// A plain TCP connection to the server on loopback, for requests sent in pieces.
+final class RawConnection: @unchecked Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private let descriptor: Int32
+
+    /// Connects, or throws (the server is not accepting).
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
+        var timeout = timeval(tv_sec: 15, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(descriptor)
+            throw Failure(description: "connect: errno \(code)")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ data: Data) throws {
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let sent = Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                guard sent > 0 else { throw Failure(description: "send: errno \(errno)") }
+                offset += sent
+            }
+        }
+    }
+
+    /// Reads until the server closes the connection (or 15 s pass without a byte).
+    func readToEnd() throws -> String {
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count == 0 { break }
+            guard count > 0 else { throw Failure(description: "recv: errno \(errno) after \(received.count) bytes") }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 }
