@@ -224,6 +224,96 @@ struct ServerBinaryTests {
         #expect(log.whole().contains("grace period of 1.0 seconds ended with requests still in flight"))
     }
 
+    // MARK: Backups
+
+    @Test("backup copies the live database while it takes writes; put in place, the copy holds every write answered before, as of one moment; bad destinations are refused")
+    func backupWhileWriting() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let created = try await run(["users", "create", "--username", "ed", "--role", "editor"], in: directory, input: "a good long password\n")
+        try #require(created.status == 0, "\(created.output)")
+        let (process, port, _) = try await startServer([], in: directory)
+        let token = try await signIn(port: port, username: "ed", password: "a good long password")
+
+        var before: [String] = []
+        for index in 0..<10 {
+            let title = "Before the backup \(index)"
+            #expect(try await post(title: title, port: port, token: token) == 201)
+            before.append(title)
+        }
+        // Writes keep coming, one after another, while the backup runs.
+        let stop = LockedFlag()
+        let writer = Task {
+            var answered: [String] = []
+            for index in 0..<200 where !stop.isSet {
+                let title = "During the backup \(index)"
+                guard (try? await post(title: title, port: port, token: token)) == 201 else { break }
+                answered.append(title)
+            }
+            return answered
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let backup = try await run(["backup", "copy.sqlite"], in: directory)
+        try await Task.sleep(for: .milliseconds(200))
+        stop.set()  // not cancel(): a cancelled URLSession request on Linux may never return
+        let during = await writer.value
+        #expect(kill(process.processIdentifier, SIGTERM) == 0)
+        #expect(await Self.waitForExit(process, within: 30))
+        #expect(backup.status == 0, "\(backup.output)")
+        #expect(backup.output.contains("integrity check: ok"), "\(backup.output)")
+        #expect(!during.isEmpty)
+
+        // Refused: an existing file (left as it was), PostgreSQL (pg_dump, no password shown).
+        let copy = directory.appendingPathComponent("copy.sqlite")
+        let copied = try Data(contentsOf: copy)
+        let again = try await run(["backup", "copy.sqlite"], in: directory)
+        #expect(again.status != 0 && again.output.contains("already exists"), "\(again.output)")
+        #expect(try Data(contentsOf: copy) == copied)
+        let postgres = try await run(["backup", "pg.dump"], in: directory, environment: ["DATABASE_URL": "postgres://app:hunter2@127.0.0.1:1/intranet"])
+        #expect(postgres.status != 0 && postgres.output.contains("pg_dump --format=custom"), "\(postgres.output)")
+        #expect(!postgres.output.contains("hunter2"))
+
+        // Restore as the README says: the old files aside, the copy in place, start.
+        let aside = directory.appendingPathComponent("old")
+        try FileManager.default.createDirectory(at: aside, withIntermediateDirectories: false)
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasPrefix("intranet.sqlite") {
+            try FileManager.default.moveItem(at: directory.appendingPathComponent(name), to: aside.appendingPathComponent(name))
+        }
+        try FileManager.default.copyItem(at: copy, to: directory.appendingPathComponent("intranet.sqlite"))
+        let (restored, restoredPort, _) = try await startServer([], in: directory)
+        let titles = try await allTitles(port: restoredPort)
+        restored.terminate()
+        _ = await Self.waitForExit(restored, within: 30)
+
+        #expect(before.allSatisfy(titles.contains), "a write answered before the backup is missing")
+        let kept = during.filter(titles.contains)
+        #expect(kept == Array(during.prefix(kept.count)), "the copy is not one moment: it holds \(kept) of \(during)")
+        #expect(titles.contains("Welcome to the new Brightwater intranet"))
+    }
+
+    private func post(title: String, port: Int, token: String) async throws -> Int {
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/announcements")))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["title": title, "body": "<p>\(title)</p>"])
+        let (_, response) = try await Self.session.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+
+    /// Every announcement title a signed-out reader sees, page by page.
+    private func allTitles(port: Int) async throws -> [String] {
+        var titles: [String] = []
+        for page in 1... {
+            let url = try #require(URL(string: "http://127.0.0.1:\(port)/announcements?page=\(page)&per_page=100"))
+            let (data, _) = try await Self.session.data(from: url)
+            let items = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+            titles += items.compactMap { $0["title"] as? String }
+            if items.count < 100 { return titles }
+        }
+        return titles
+    }
+
     /// Starts the server on a free port and waits for its "listening on" line.
     private func startServer(_ arguments: [String], in directory: URL) async throws -> (Process, Int, OutputLog) {
         let (process, output) = try launch(["--port", "0"] + arguments, in: directory, environment: ["DATABASE_URL": "", "PORT": ""])
@@ -243,6 +333,14 @@ struct ServerBinaryTests {
         }
         return (process, port, log)
     }
+
+    /// Requests of these tests give up after 15 s rather than hang (`URLSession.shared` ignores
+    /// a request's own timeout on Linux).
+    private static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 15
+        return URLSession(configuration: configuration)
+    }()
 
     /// Waits for `process` to end; after `seconds` kills it and answers false.
     private static func waitForExit(_ process: Process, within seconds: TimeInterval) async -> Bool {
@@ -266,7 +364,7 @@ struct ServerBinaryTests {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONSerialization.data(withJSONObject: ["username": username, "password": password])
-        let (data, _) = try await URLSession.shared.data(for: request)
+        let (data, _) = try await Self.session.data(for: request)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return try #require(object["token"] as? String)
     }
@@ -298,6 +396,14 @@ final class OutputLog: Sendable {
         ended.signal()
         return collected.value
     }
+}
+
+/// A flag one task sets and another reads.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }
 
 /// A string behind a lock.
