@@ -314,9 +314,61 @@ struct ServerBinaryTests {
         return titles
     }
 
+    // MARK: Durability
+
+    @Test("SIGKILL in the middle of concurrent writes loses none that was answered 201", arguments: TestStorage.all)
+    func killedMidWrites(storage: TestStorage) async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try await ScratchDatabase.make(storage, in: directory)
+        do {
+            try await killMidWrites(directory: directory, environment: ["DATABASE_URL": database.url, "DATABASE_POOL_SIZE": "4"])
+        } catch {
+            await database.drop()
+            throw error
+        }
+        await database.drop()
+    }
+
+    private func killMidWrites(directory: URL, environment: [String: String]) async throws {
+        let created = try await run(["users", "create", "--username", "ed", "--role", "editor"], in: directory, input: "a good long password\n", environment: environment)
+        try #require(created.status == 0, "\(created.output)")
+        let (process, port, _) = try await startServer([], in: directory, environment: environment)
+        let token = try await signIn(port: port, username: "ed", password: "a good long password")
+
+        let answered = try await withThrowingTaskGroup(of: [String].self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    var answered: [String] = []
+                    for index in 0..<500 {
+                        let title = "Writer \(writer), write \(index)"
+                        guard (try? await post(title: title, port: port, token: token)) == 201 else { break }
+                        answered.append(title)
+                    }
+                    return answered
+                }
+            }
+            try await Task.sleep(for: .milliseconds(400))
+            kill(process.processIdentifier, SIGKILL)
+            return try await group.reduce(into: [String]()) { $0 += $1 }
+        }
+        _ = await Self.waitForExit(process, within: 30)
+        #expect(answered.count > 8, "too few writes before the kill to tell anything")
+
+        let (restarted, restartedPort, _) = try await startServer([], in: directory, environment: environment)
+        let titles = Set(try await allTitles(port: restartedPort))
+        restarted.terminate()
+        _ = await Self.waitForExit(restarted, within: 30)
+        let lost = answered.filter { !titles.contains($0) }
+        #expect(lost.isEmpty, "\(lost.count) of \(answered.count) writes answered 201 are gone: \(lost.prefix(5))")
+    }
+
     /// Starts the server on a free port and waits for its "listening on" line.
-    private func startServer(_ arguments: [String], in directory: URL) async throws -> (Process, Int, OutputLog) {
-        let (process, output) = try launch(["--port", "0"] + arguments, in: directory, environment: ["DATABASE_URL": "", "PORT": ""])
+    private func startServer(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+    ) async throws -> (Process, Int, OutputLog) {
+        let environment = ["DATABASE_URL": "", "PORT": ""].merging(environment) { _, given in given }
+        let (process, output) = try launch(["--port", "0"] + arguments, in: directory, environment: environment)
         let log = OutputLog(output)
         let port = await Self.offThePool { () -> Int? in
             let deadline = Date().addingTimeInterval(30)

@@ -80,7 +80,7 @@ enum PostgresSchema {
         try await execute("DROP SCHEMA IF EXISTS \(name) CASCADE")
     }
 
-    private static func execute(_ statement: String) async throws {
+    static func execute(_ statement: String) async throws {
         guard let url = TestStorage.postgresURL else { return }
         let service = try DatabaseService(storage: .postgres(url: url), poolSize: 1, logger: Logger(label: "test-schema"))
         do {
@@ -91,5 +91,33 @@ enum PostgresSchema {
             throw error
         }
         await service.close()
+    }
+}
+
+/// A database of its own for a test that runs the server binary: an SQLite file in the test's
+/// directory, or a fresh PostgreSQL database on the test cluster.
+struct ScratchDatabase: Sendable {
+    /// What `DATABASE_URL` should say.
+    var url: String
+    private var postgresName: String?
+
+    static func make(_ storage: TestStorage, in directory: URL) async throws -> ScratchDatabase {
+        switch storage {
+        case .sqlite:
+            return ScratchDatabase(url: "sqlite:" + directory.appendingPathComponent("scratch.sqlite").path)
+        case .postgres:
+            let base = try #require(TestStorage.postgresURL)
+            var components = try #require(URLComponents(string: base))
+            let name = "scratch_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            try await PostgresSchema.execute("CREATE DATABASE \(name)")
+            components.path = "/" + name
+            return ScratchDatabase(url: try #require(components.string), postgresName: name)
+        }
+    }
+
+    /// Drops the PostgreSQL database, cutting any connection still open to it.
+    func drop() async {
+        guard let postgresName else { return }
+        try? await PostgresSchema.execute("DROP DATABASE IF EXISTS \(postgresName) WITH (FORCE)")
     }
 }
