@@ -66,6 +66,11 @@ public struct AppConfiguration: Sendable {
     public var shutdownGrace = Duration.seconds(30)
     /// The longest ``shutdownGrace`` accepted: an hour.
     public static let maxShutdownGrace = Duration.seconds(3600)
+    /// The access log: one line per request on standard output, in this format (`ACCESS_LOG`:
+    /// `logfmt`, the default, `json`, or `off` for `nil`).
+    public var accessLog: AccessLogFormat? = .logfmt
+    /// Where access log lines go (tests collect them).
+    var accessLogOutput: @Sendable (String) -> Void = AccessLog.standardOutput
     /// The wall clock sessions and logins are judged by (tests move it).
     var now: @Sendable () -> Date = { Date() }
 
@@ -74,7 +79,7 @@ public struct AppConfiguration: Sendable {
 
     /// The defaults overridden by the environment: `HOST`, `PORT`, `DATABASE_URL` (a
     /// `postgres://` URL, or `sqlite:PATH`), `DATABASE_POOL_SIZE`, `STALENESS_BOUND_MS`,
-    /// `SHUTDOWN_GRACE_SECONDS`, `LOG_LEVEL`, `MAX_BODY_SIZE`,
+    /// `SHUTDOWN_GRACE_SECONDS`, `ACCESS_LOG`, `LOG_LEVEL`, `MAX_BODY_SIZE`,
     /// `INTRANET_ANONYMOUS_READ`, `INTRANET_REQUIRE_SIGNATURE` (`true`/`false`),
     /// `INTRANET_SESSION_DAYS`.
     ///
@@ -123,6 +128,15 @@ public struct AppConfiguration: Sendable {
                     message: "must be a whole number of milliseconds from 50 to 60000, not '\(text.prefix(40))'")
             }
             configuration.stalenessBound = .milliseconds(milliseconds)
+        }
+        if let text = environment["ACCESS_LOG"], !text.isEmpty {
+            if text.lowercased() == "off" {
+                configuration.accessLog = nil
+            } else if let format = AccessLogFormat(rawValue: text.lowercased()) {
+                configuration.accessLog = format
+            } else {
+                throw ConfigurationError(variable: "ACCESS_LOG", message: "must be logfmt, json or off, not '\(text.prefix(40))'")
+            }
         }
         if let text = environment["SHUTDOWN_GRACE_SECONDS"], !text.isEmpty {
             guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 3600 else {

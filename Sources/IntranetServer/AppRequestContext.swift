@@ -13,6 +13,8 @@ struct AppRequestContext: RequestContext {
     var user: User?
     /// The bearer token the request carried, when it was valid (for `POST /logout`).
     var bearerToken: String?
+    /// What the access log line needs from inner middleware (the signed-in user's id).
+    let accessNote = AccessNote()
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

@@ -37,6 +37,7 @@ public func runServer(_ configuration: AppConfiguration) async throws {
     var groupConfiguration = ServiceGroupConfiguration(
         services: [.init(service: server.application), .init(service: notice)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGrace
+    defer { LineBuffer.standardOutput.flush() }
     try await ServiceGroup(configuration: groupConfiguration).run()
     if let began = notice.began, ContinuousClock.now - began >= configuration.shutdownGrace {
         logger.warning("stopped: the grace period of \(configuration.shutdownGrace) ended with requests still in flight, and they were cancelled")
@@ -127,7 +128,8 @@ func makeServer(
     UserController(accounts: accounts, hasher: hasher, cache: cache, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize))
+    let accessLog = configuration.accessLog.map { AccessLog(format: $0, output: configuration.accessLogOutput) }
+    router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize, accessLog: accessLog))
     router.add(middleware: UnservedMethodMiddleware(books: [serviceRoutes, announcementRoutes]))
     if configuration.requiresSignature {
         router.add(middleware: SignatureMiddleware(registry: SigningAppRegistry(database: database.database), maxBodySize: configuration.maxBodySize))
@@ -142,7 +144,7 @@ func makeServer(
     let answersPublicReadsEarly = !configuration.requiresSignature
     let application = Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: answersPublicReadsEarly ? [PublicAnswerHandler(cache: cache, sessions: accounts, now: configuration.now, logger: logger)] : [])),
+        server: .http1(configuration: .init(additionalChannelHandlers: answersPublicReadsEarly ? [PublicAnswerHandler(cache: cache, sessions: accounts, now: configuration.now, accessLog: accessLog, logger: logger)] : [])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

@@ -22,6 +22,7 @@ func withLiveServer(_ body: @Sendable (URL) async throws -> Void) async throws {
     configuration.port = 0
     configuration.storage = .sqliteInMemory
     configuration.logLevel = .warning
+    configuration.accessLog = nil
     configuration.passwordCost = 4
     let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
     let server = try await makeServer(configuration) { port in

@@ -203,6 +203,7 @@ struct SharedDatabaseTests {
         configuration.logLevel = .warning
         configuration.passwordCost = 4
         configuration.databasePoolSize = 2
+        configuration.accessLog = nil
         do {
             // A server made is closed by its test run; one that never runs must be closed here.
             let first = try await makeServer(configuration)

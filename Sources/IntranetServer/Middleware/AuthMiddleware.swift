@@ -36,8 +36,10 @@ struct AuthMiddleware: RouterMiddleware {
             throw AuthService.unauthorized("Send the token as Authorization: Bearer <token>.", invalidToken: true)
         }
         var context = context
-        context.user = try await auth.user(forToken: token).api
+        let user = try await auth.user(forToken: token).api
+        context.user = user
         context.bearerToken = token
+        context.accessNote.userID = user.id
         return try await next(request, context)
     }
 }

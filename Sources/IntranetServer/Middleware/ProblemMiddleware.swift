@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import IntranetAPI
 import Logging
@@ -9,13 +10,15 @@ import Logging
 /// the error itself goes to the log. Every answer carries the request's id, which is also on
 /// each of the request's log lines (`hb.request.id`), so a user who quotes it leads straight to
 /// the server's record. An id sent by a proxy in `X-Request-Id` is used when it is short and
-/// plain. Each request is logged at debug level.
+/// plain. Each request is logged at debug level, and written to the access log.
 ///
 /// One middleware rather than two keeps the hot read path one async frame shorter.
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     /// The request body limit, named in the 413 answer.
     let maxBodySize: Int
+    /// Where each request's line goes, if anywhere.
+    var accessLog: AccessLog? = nil
 
     func handle(
         _ request: Request,
@@ -30,7 +33,8 @@ struct ProblemMiddleware: RouterMiddleware {
         } else {
             id = context.id
         }
-        let start = context.logger.logLevel <= .debug ? ContinuousClock.now : nil
+        let start = accessLog != nil || context.logger.logLevel <= .debug ? ContinuousClock.now : nil
+        let arrived = accessLog != nil ? Date() : nil
         var response: Response
         do {
             response = try await next(request, context)
@@ -45,7 +49,13 @@ struct ProblemMiddleware: RouterMiddleware {
             response = try apiError.response(from: request, context: context)
         }
         response.headers[.requestID] = id
-        if let start {
+        if let accessLog, let start, let arrived {
+            accessLog.record(AccessLog.Entry(
+                time: arrived, requestID: id, method: request.method.rawValue, target: request.uri.description,
+                status: Int(response.status.code), bytes: response.body.contentLength, duration: ContinuousClock.now - start,
+                userID: context.accessNote.userID, early: false))
+        }
+        if let start, context.logger.logLevel <= .debug {
             context.logger.debug(
                 "\(request.method.rawValue) \(request.uri.path) \(response.status.code)",
                 metadata: ["duration": "\(ContinuousClock.now - start)"]

@@ -10,7 +10,8 @@ import NIOHTTPTypes
 /// Sits in each connection's pipeline between the HTTP codec and the application. A request with
 /// a ``PublicAnswerKey`` whose answer is held is answered here with the held head and body, a
 /// fresh `Date` and an `X-Request-Id` (a proxy's, when it sent a plain one, as the application
-/// does), and logged at debug level like the application's answers. Every other request goes on
+/// does), and logged at debug level and in the access log like the application's answers
+/// (`early=true`). Every other request goes on
 /// to the application; when such a request has a key and the application's answer qualifies as a
 /// ``PublicAnswer``, the answer is kept for the next caller, under the same generation rule as
 /// ``ResponseCache``'s own entries, so an answer read before a write is never kept after it.
@@ -57,6 +58,8 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let now: @Sendable () -> Date
     /// Logs each answer given here, when debug logging is on.
     private let debugLogger: Logger?
+    /// Where each answer given here is written, if anywhere.
+    private let accessLog: AccessLog?
     /// One element per request passed to the application and not yet fully answered, oldest
     /// first; `nil` for a request whose answer is not to be kept.
     private var awaitingAnswers = CircularBuffer<Recording?>()
@@ -70,11 +73,12 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     init(
         cache: ResponseCache, sessions: SessionRememberingAccountRepository? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger
+        now: @escaping @Sendable () -> Date = { Date() }, accessLog: AccessLog? = nil, logger: Logger
     ) {
         self.cache = cache
         self.sessions = sessions
         self.now = now
+        self.accessLog = accessLog
         self.debugLogger = logger.logLevel <= .debug ? logger : nil
     }
 
@@ -100,7 +104,7 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 let (answer, generation) = cache.publicAnswer(for: key)
                 if let answer, answer.session == session {
                     isDroppingRequestParts = true
-                    send(answer, for: key, to: request, context: context)
+                    send(answer, for: key, to: request, userID: session?.session.user.id, context: context)
                     return
                 }
                 awaitingAnswers.append(Recording(key: key, session: session, generation: generation))
@@ -151,7 +155,10 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func send(_ answer: PublicAnswer, for key: PublicAnswerKey, to request: HTTPRequest, context: ChannelHandlerContext) {
+    private func send(
+        _ answer: PublicAnswer, for key: PublicAnswerKey, to request: HTTPRequest, userID: Int?, context: ChannelHandlerContext
+    ) {
+        let start = accessLog != nil ? ContinuousClock.now : nil
         var head = answer.head
         let id = RequestIdentifiers.proxied(request.headerFields[.requestID]) ?? requestIDs.next()
         head.headerFields[.requestID] = id
@@ -163,5 +170,10 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        if let accessLog, let start {
+            accessLog.record(AccessLog.Entry(
+                time: Date(), requestID: id, method: request.method.rawValue, target: key.target, status: Int(head.status.code),
+                bytes: answer.body.readableBytes, duration: ContinuousClock.now - start, userID: userID, early: true))
+        }
     }
 }

@@ -37,6 +37,7 @@ private func runTestServer(
     // Dozens of test servers share one PostgreSQL cluster at once: a small pool each keeps
     // them under its connection limit (a test that needs another size sets it).
     configuration.databasePoolSize = 2
+    configuration.accessLog = nil  // a test that reads it turns it on
     var schema: String?
     switch storage {
     case .sqlite:

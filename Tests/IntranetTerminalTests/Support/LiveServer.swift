@@ -37,6 +37,7 @@ func withLiveAccountServer<Result: Sendable>(
     configuration.port = 0
     configuration.storage = .sqliteInMemory
     configuration.logLevel = .warning
+    configuration.accessLog = nil
     configuration.requiresSignature = requiringSignature
     let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
     let server = try await makeServer(configuration) { port in
