@@ -69,6 +69,10 @@ public struct AppConfiguration: Sendable {
     /// The access log: one line per request on standard output, in this format (`ACCESS_LOG`:
     /// `logfmt`, the default, `json`, or `off` for `nil`).
     public var accessLog: AccessLogFormat? = .logfmt
+    /// The token `GET /metrics` asks for (`METRICS_TOKEN`, at least 16 characters); without one
+    /// the route does not exist and nothing is counted. Kept out of flags, which other users of
+    /// the machine can read in the process list.
+    public var metricsToken: String?
     /// Where access log lines go (tests collect them).
     var accessLogOutput: @Sendable (String) -> Void = AccessLog.standardOutput
     /// The wall clock sessions and logins are judged by (tests move it).
@@ -79,7 +83,7 @@ public struct AppConfiguration: Sendable {
 
     /// The defaults overridden by the environment: `HOST`, `PORT`, `DATABASE_URL` (a
     /// `postgres://` URL, or `sqlite:PATH`), `DATABASE_POOL_SIZE`, `STALENESS_BOUND_MS`,
-    /// `SHUTDOWN_GRACE_SECONDS`, `ACCESS_LOG`, `LOG_LEVEL`, `MAX_BODY_SIZE`,
+    /// `SHUTDOWN_GRACE_SECONDS`, `ACCESS_LOG`, `METRICS_TOKEN`, `LOG_LEVEL`, `MAX_BODY_SIZE`,
     /// `INTRANET_ANONYMOUS_READ`, `INTRANET_REQUIRE_SIGNATURE` (`true`/`false`),
     /// `INTRANET_SESSION_DAYS`.
     ///
@@ -128,6 +132,12 @@ public struct AppConfiguration: Sendable {
                     message: "must be a whole number of milliseconds from 50 to 60000, not '\(text.prefix(40))'")
             }
             configuration.stalenessBound = .milliseconds(milliseconds)
+        }
+        if let token = environment["METRICS_TOKEN"], !token.isEmpty {
+            guard token.count >= 16, token.count <= 256, token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+                throw ConfigurationError(variable: "METRICS_TOKEN", message: "must be 16 to 256 printable ASCII characters without spaces")
+            }
+            configuration.metricsToken = token
         }
         if let text = environment["ACCESS_LOG"], !text.isEmpty {
             if text.lowercased() == "off" {

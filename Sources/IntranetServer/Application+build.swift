@@ -93,7 +93,10 @@ func makeServer(
     // What this instance remembers (answers, sessions) is trusted for ever on SQLite, and while
     // the change feed vouches for it on PostgreSQL (ChangeFeed explains the bound).
     let trust: ChangeTrust = database.isShared ? .fed() : .always()
-    let cache = ResponseCache(trust: trust)
+    let metrics = configuration.metricsToken.map { _ in
+        ServerMetrics(poolSize: database.isShared ? configuration.databasePoolSize : 1)
+    }
+    let cache = ResponseCache(trust: trust, metrics: metrics)
     let accounts = SessionRememberingAccountRepository(
         base: FluentAccountRepository(database: database.database),
         recheckInterval: configuration.sessionRecheckInterval ?? (database.isShared ? .seconds(60) : .seconds(1)),
@@ -112,12 +115,19 @@ func makeServer(
         changeFeed = feed
     }
     let hasher = PasswordHasher(cost: configuration.passwordCost)
-    let auth = AuthService(accounts: accounts, hasher: hasher, sessionLifetime: configuration.sessionLifetime, now: configuration.now)
+    var auth = AuthService(accounts: accounts, hasher: hasher, sessionLifetime: configuration.sessionLifetime, now: configuration.now)
+    auth.metrics = metrics
     if userCount == 0 {
         logger.notice("No accounts yet. Create the first admin with: intranet-server users create --username admin --role admin")
     }
     var serviceRoutes = RouteBook<AppRequestContext>()
-    ServiceController(repository: repository).addRoutes(to: &serviceRoutes)
+    var service = ServiceController(repository: repository)
+    if let token = configuration.metricsToken, let metrics {
+        let sessionCounter = FluentAccountRepository(database: database.database)
+        let now = configuration.now
+        service.metricsRoute = .init(token: token, metrics: metrics, activeSessions: { try await sessionCounter.countActiveSessions(now: now()) })
+    }
+    service.addRoutes(to: &serviceRoutes)
     var announcementRoutes = RouteBook<AppRequestContext>()
     AnnouncementController(
         repository: repository,
@@ -127,10 +137,14 @@ func makeServer(
     SessionController(auth: auth, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
     UserController(accounts: accounts, hasher: hasher, cache: cache, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
 
+    let books = [serviceRoutes, announcementRoutes]
+    let routeTemplate: @Sendable (String) -> String = { path in
+        books.lazy.compactMap { $0.template(servingRequestPath: path) }.first ?? "unmatched"
+    }
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     let accessLog = configuration.accessLog.map { AccessLog(format: $0, output: configuration.accessLogOutput) }
-    router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize, accessLog: accessLog))
-    router.add(middleware: UnservedMethodMiddleware(books: [serviceRoutes, announcementRoutes]))
+    router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize, accessLog: accessLog, metrics: metrics))
+    router.add(middleware: UnservedMethodMiddleware(books: books))
     if configuration.requiresSignature {
         router.add(middleware: SignatureMiddleware(registry: SigningAppRegistry(database: database.database), maxBodySize: configuration.maxBodySize))
     }
@@ -144,7 +158,9 @@ func makeServer(
     let answersPublicReadsEarly = !configuration.requiresSignature
     let application = Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: answersPublicReadsEarly ? [PublicAnswerHandler(cache: cache, sessions: accounts, now: configuration.now, accessLog: accessLog, logger: logger)] : [])),
+        server: .http1(configuration: .init(additionalChannelHandlers: answersPublicReadsEarly ? [PublicAnswerHandler(
+        cache: cache, sessions: accounts, now: configuration.now, accessLog: accessLog,
+        metrics: metrics.map { metrics in (metrics, routeTemplate) }, logger: logger)] : [])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

@@ -16,6 +16,8 @@ struct AuthService: Sendable {
     /// How long a session lasts.
     let sessionLifetime: TimeInterval
     var now: @Sendable () -> Date = { Date() }
+    /// Counts failed logins, when metrics are on.
+    var metrics: ServerMetrics? = nil
 
     /// Checks the credentials and opens a session.
     ///
@@ -43,6 +45,7 @@ struct AuthService: Sendable {
         }
         guard let user, matches else {
             try await accounts.recordFailure(usernameKey: key, at: now)
+            metrics?.failedLogin()
             throw Self.unauthorized(Self.wrongCredentials)
         }
         try await accounts.clearFailures(usernameKey: key, olderThan: windowStart)

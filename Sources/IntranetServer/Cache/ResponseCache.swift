@@ -59,10 +59,14 @@ final class ResponseCache: Sendable {
     let trust: ChangeTrust
     private let state = NIOLockedValueBox(State())
 
-    init(capacity: Int = 2_000, byteBudget: Int = 64 << 20, trust: ChangeTrust = .always()) {
+    /// Counts hits and misses, when metrics are on.
+    private let metrics: ServerMetrics?
+
+    init(capacity: Int = 2_000, byteBudget: Int = 64 << 20, trust: ChangeTrust = .always(), metrics: ServerMetrics? = nil) {
         self.capacity = capacity
         self.byteBudget = byteBudget
         self.trust = trust
+        self.metrics = metrics
     }
 
     /// Whether a route must compare the database's revision (``synchronize(withDatabaseRevision:)``)
@@ -72,9 +76,11 @@ final class ResponseCache: Sendable {
 
     /// The entry for `key` and the generation to store a fresh one under.
     func lookup(_ key: String) -> (entry: CachedResponse?, generation: Generation) {
-        state.withLockedValue { state in
+        let found = state.withLockedValue { state in
             (state.entries[key], Generation(value: state.generation))
         }
+        metrics?.routeCacheLookup(hit: found.0 != nil)
+        return found
     }
 
     /// Stores an entry built from data read at `generation`, unless a write came since.
@@ -92,12 +98,14 @@ final class ResponseCache: Sendable {
     /// answer while the entries are not trusted (the application then checks the database).
     func publicAnswer(for key: PublicAnswerKey) -> (answer: PublicAnswer?, generation: Generation) {
         let isTrusted = trust.isTrusted
-        return state.withLockedValue { state in
-            guard isTrusted else { return (nil, Generation(value: state.generation)) }
+        let found = state.withLockedValue { state in
+            guard isTrusted else { return (PublicAnswer?.none, Generation(value: state.generation)) }
             let answer = state.publicAnswers[key]
             if answer != nil { state.publicAnswerHits += 1 }
             return (answer, Generation(value: state.generation))
         }
+        metrics?.earlyAnswerLookup(hit: found.0 != nil)
+        return found
     }
 
     /// The current generation, for a request whose answer may be stored later.

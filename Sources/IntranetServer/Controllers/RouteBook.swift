@@ -59,18 +59,23 @@ struct RouteBook<Context: RequestContext> {
         [.get, .head, .post, .put, .patch, .delete, .options]
     }
 
-    /// The methods served at the registered path that `requestPath` falls under (`{name}`
-    /// matches any one segment), or `nil` when no route has such a path.
+    /// The methods served at the registered path that `requestPath` falls under, or `nil` when
+    /// no route has such a path.
     func methods(servingRequestPath requestPath: String) -> [HTTPRequest.Method]? {
+        template(servingRequestPath: requestPath).map { methods(servedAt: $0) }
+    }
+
+    /// The registered path (`/announcements/{id}`) that `requestPath` falls under (`{name}`
+    /// matches any one segment), if any.
+    func template(servingRequestPath requestPath: String) -> String? {
         let segments = requestPath.split(separator: "/", omittingEmptySubsequences: true)
-        let path = routes.map(\.path).first { template in
+        return routes.map(\.path).first { template in
             let parts = template.split(separator: "/", omittingEmptySubsequences: true)
             return parts.count == segments.count
                 && zip(parts, segments).allSatisfy { part, segment in
                     (part.hasPrefix("{") && part.hasSuffix("}")) || part == segment
                 }
         }
-        return path.map { methods(servedAt: $0) }
     }
 }
 

@@ -12,7 +12,7 @@ struct AuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
     /// Routes that never need a token and ignore one.
-    static let openPaths: Set<String> = ["/login", "/health", "/openapi.json"]
+    static let openPaths: Set<String> = ["/login", "/health", "/openapi.json", "/metrics"]
 
     let auth: AuthService
     let allowsAnonymousReading: Bool

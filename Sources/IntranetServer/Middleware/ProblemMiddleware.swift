@@ -19,6 +19,8 @@ struct ProblemMiddleware: RouterMiddleware {
     let maxBodySize: Int
     /// Where each request's line goes, if anywhere.
     var accessLog: AccessLog? = nil
+    /// Counts each request, when metrics are on.
+    var metrics: ServerMetrics? = nil
 
     func handle(
         _ request: Request,
@@ -33,7 +35,7 @@ struct ProblemMiddleware: RouterMiddleware {
         } else {
             id = context.id
         }
-        let start = accessLog != nil || context.logger.logLevel <= .debug ? ContinuousClock.now : nil
+        let start = accessLog != nil || metrics != nil || context.logger.logLevel <= .debug ? ContinuousClock.now : nil
         let arrived = accessLog != nil ? Date() : nil
         var response: Response
         do {
@@ -49,6 +51,12 @@ struct ProblemMiddleware: RouterMiddleware {
             response = try apiError.response(from: request, context: context)
         }
         response.headers[.requestID] = id
+        if let metrics, let start {
+            let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
+            metrics.request(
+                route: route, method: request.method.rawValue, status: Int(response.status.code), duration: ContinuousClock.now - start,
+                early: false)
+        }
         if let accessLog, let start, let arrived {
             accessLog.record(AccessLog.Entry(
                 time: arrived, requestID: id, method: request.method.rawValue, target: request.uri.description,

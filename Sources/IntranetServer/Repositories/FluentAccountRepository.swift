@@ -69,6 +69,13 @@ struct FluentAccountRepository: AccountRepository {
         try await SessionModel(tokenHash: tokenHash, userID: userID, expiresAt: expiresAt, createdAt: Date()).create(on: database)
     }
 
+    /// How many sessions have not expired (for `/metrics`).
+    func countActiveSessions(now: Date) async throws -> Int {
+        guard let sql = database as? any SQLDatabase else { throw SQLDatabaseRequired() }
+        let row = try await sql.raw("SELECT COUNT(*) AS count FROM sessions WHERE expires_at > \(bind: now)").first()
+        return try row?.decode(column: "count", as: Int.self) ?? 0
+    }
+
     func session(tokenHash: String, now: Date) async throws -> ActiveSession? {
         // Every signed-in request runs this, so it is one hand-written query with bound values:
         // building it with Fluent's query builder and models costs several times more CPU.

@@ -60,6 +60,8 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let debugLogger: Logger?
     /// Where each answer given here is written, if anywhere.
     private let accessLog: AccessLog?
+    /// Counts each answer given here, when metrics are on, under its route's template.
+    private let metrics: (counter: ServerMetrics, route: @Sendable (String) -> String)?
     /// One element per request passed to the application and not yet fully answered, oldest
     /// first; `nil` for a request whose answer is not to be kept.
     private var awaitingAnswers = CircularBuffer<Recording?>()
@@ -73,8 +75,10 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     init(
         cache: ResponseCache, sessions: SessionRememberingAccountRepository? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }, accessLog: AccessLog? = nil, logger: Logger
+        now: @escaping @Sendable () -> Date = { Date() }, accessLog: AccessLog? = nil,
+        metrics: (counter: ServerMetrics, route: @Sendable (String) -> String)? = nil, logger: Logger
     ) {
+        self.metrics = metrics
         self.cache = cache
         self.sessions = sessions
         self.now = now
@@ -158,7 +162,7 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func send(
         _ answer: PublicAnswer, for key: PublicAnswerKey, to request: HTTPRequest, userID: Int?, context: ChannelHandlerContext
     ) {
-        let start = accessLog != nil ? ContinuousClock.now : nil
+        let start = accessLog != nil || metrics != nil ? ContinuousClock.now : nil
         var head = answer.head
         let id = RequestIdentifiers.proxied(request.headerFields[.requestID]) ?? requestIDs.next()
         head.headerFields[.requestID] = id
@@ -170,6 +174,11 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        if let metrics, let start {
+            metrics.counter.request(
+                route: metrics.route(String(key.target.prefix { $0 != "?" })), method: request.method.rawValue,
+                status: Int(head.status.code), duration: ContinuousClock.now - start, early: true)
+        }
         if let accessLog, let start {
             accessLog.record(AccessLog.Entry(
                 time: Date(), requestID: id, method: request.method.rawValue, target: key.target, status: Int(head.status.code),

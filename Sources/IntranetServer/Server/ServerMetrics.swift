@@ -1,0 +1,102 @@
+import CoreMetrics
+import Prometheus
+import Synchronization
+
+/// The server's metrics, recorded through swift-metrics into a Prometheus registry of this
+/// server's own, and written in the Prometheus text format by `GET /metrics`.
+///
+/// - `http_requests_total{route,method,status,answered}`: every request, `answered` being
+///   `application` or `early` (from the cache on the event loop);
+/// - `http_request_duration_seconds{route,method}`: a histogram of the time to answer;
+/// - `intranet_cache_lookups_total{cache,result}`: the route cache (`cache="route"`) and the
+///   early answers (`cache="early"`), `result` `hit` or `miss`;
+/// - `intranet_failed_logins_total`, `intranet_active_sessions`,
+///   `intranet_database_pool_connections` (the configured pool, per instance).
+///
+/// `route` is the route's template (`/announcements/{id}`), never the raw path, so the number
+/// of series stays bounded whatever clients send; a path no route serves counts as `unmatched`.
+final class ServerMetrics: Sendable {
+    /// Where everything is kept; ``exposition()`` writes it.
+    let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    private let requestCounters = Mutex<[RequestKey: CoreMetrics.Counter]>([:])
+    private let durationTimers = Mutex<[RouteKey: CoreMetrics.Timer]>([:])
+    private let routeHits: CoreMetrics.Counter
+    private let routeMisses: CoreMetrics.Counter
+    private let earlyHits: CoreMetrics.Counter
+    private let earlyMisses: CoreMetrics.Counter
+    private let failedLogins: CoreMetrics.Counter
+    private let activeSessions: CoreMetrics.Gauge
+    private let poolConnections: CoreMetrics.Gauge
+
+    private struct RequestKey: Hashable {
+        var route: String, method: String, status: Int, early: Bool
+    }
+
+    private struct RouteKey: Hashable {
+        var route: String, method: String
+    }
+
+    init(poolSize: Int) {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5),
+        ]
+        self.factory = factory
+        routeHits = Counter(label: "intranet_cache_lookups_total", dimensions: [("cache", "route"), ("result", "hit")], factory: factory)
+        routeMisses = Counter(label: "intranet_cache_lookups_total", dimensions: [("cache", "route"), ("result", "miss")], factory: factory)
+        earlyHits = Counter(label: "intranet_cache_lookups_total", dimensions: [("cache", "early"), ("result", "hit")], factory: factory)
+        earlyMisses = Counter(label: "intranet_cache_lookups_total", dimensions: [("cache", "early"), ("result", "miss")], factory: factory)
+        failedLogins = Counter(label: "intranet_failed_logins_total", factory: factory)
+        activeSessions = Gauge(label: "intranet_active_sessions", factory: factory)
+        poolConnections = Gauge(label: "intranet_database_pool_connections", factory: factory)
+        poolConnections.record(poolSize)
+    }
+
+    /// Counts an answered request and its duration.
+    func request(route: String, method: String, status: Int, duration: Duration, early: Bool) {
+        let key = RequestKey(route: route, method: method, status: status, early: early)
+        let counter = requestCounters.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = Counter(
+                label: "http_requests_total",
+                dimensions: [("route", route), ("method", method), ("status", String(status)), ("answered", early ? "early" : "application")],
+                factory: factory)
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
+        let routeKey = RouteKey(route: route, method: method)
+        let timer = durationTimers.withLock { timers in
+            if let timer = timers[routeKey] { return timer }
+            let timer = Timer(label: "http_request_duration_seconds", dimensions: [("route", route), ("method", method)], factory: factory)
+            timers[routeKey] = timer
+            return timer
+        }
+        timer.recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + Int64(duration.components.attoseconds / 1_000_000_000))
+    }
+
+    /// Counts a lookup of the route cache.
+    func routeCacheLookup(hit: Bool) {
+        (hit ? routeHits : routeMisses).increment()
+    }
+
+    /// Counts a lookup for an early answer.
+    func earlyAnswerLookup(hit: Bool) {
+        (hit ? earlyHits : earlyMisses).increment()
+    }
+
+    /// Counts a login refused for a wrong username or password.
+    func failedLogin() {
+        failedLogins.increment()
+    }
+
+    /// The text `GET /metrics` answers, after `sessions` (the count of sessions not expired)
+    /// is recorded.
+    func exposition(activeSessions sessions: Int) -> [UInt8] {
+        activeSessions.record(sessions)
+        return registry.emitToBuffer()
+    }
+}
