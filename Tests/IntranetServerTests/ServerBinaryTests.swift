@@ -148,6 +148,7 @@ struct ServerBinaryTests {
         ([], ["DATABASE_POOL_SIZE": "lots"], "DATABASE_POOL_SIZE must be a whole number of connections from 1 to 256, not 'lots'"),
         (["--staleness-bound-ms", "10"], [String: String](), "STALENESS_BOUND_MS must be a whole number of milliseconds from 50 to 60000, not '10'"),
         (["--shutdown-grace-seconds", "forever"], [String: String](), "SHUTDOWN_GRACE_SECONDS must be a number of seconds from 0 to 3600, not 'forever'"),
+        (["--access-log", "verbose"], [String: String](), "ACCESS_LOG must be logfmt, json or off, not 'verbose'"),
     ])
     func badSettings(arguments: [String], environment: [String: String], named: String) async throws {
         let directory = try makeDirectory()
