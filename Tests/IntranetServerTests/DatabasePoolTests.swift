@@ -12,13 +12,7 @@ struct DatabasePoolTests {
         ("12", 12 as Int?), ("1", 1), ("256", 256), ("0", nil), ("-3", nil), ("eight", nil), ("257", nil), ("4.5", nil),
     ])
     func setting(text: String, expected: Int?) throws {
-        if let expected {
-            #expect(try AppConfiguration.fromEnvironment(["DATABASE_POOL_SIZE": text]).databasePoolSize == expected)
-        } else {
-            let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.fromEnvironment(["DATABASE_POOL_SIZE": text]) }
-            #expect(error?.variable == "DATABASE_POOL_SIZE")
-        }
-        #expect(try AppConfiguration.fromEnvironment([:]).databasePoolSize == AppConfiguration.defaultDatabasePoolSize)
+        try expectSetting("DATABASE_POOL_SIZE", text, gives: expected, defaultValue: AppConfiguration.defaultDatabasePoolSize) { $0.databasePoolSize }
     }
 
     @Test("the start-up log says what the pool holds", arguments: TestStorage.all)
@@ -65,13 +59,7 @@ struct StalenessBoundSettingTests {
         ("49", nil), ("0", nil), ("-500", nil), ("60001", nil), ("1.5", nil), ("2s", nil),
     ])
     func setting(text: String, expected: Duration?) throws {
-        if let expected {
-            #expect(try AppConfiguration.fromEnvironment(["STALENESS_BOUND_MS": text]).stalenessBound == expected)
-        } else {
-            let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.fromEnvironment(["STALENESS_BOUND_MS": text]) }
-            #expect(error?.variable == "STALENESS_BOUND_MS")
-        }
-        #expect(try AppConfiguration.fromEnvironment([:]).stalenessBound == .seconds(2))
+        try expectSetting("STALENESS_BOUND_MS", text, gives: expected, defaultValue: .seconds(2)) { $0.stalenessBound }
     }
 
     @Test("the configured bound is the change feed's, and the start-up log states it",
@@ -97,12 +85,6 @@ struct ShutdownGraceSettingTests {
         ("-1", nil), ("3601", nil), ("nan", nil), ("inf", nil), ("30s", nil),
     ])
     func setting(text: String, expected: Duration?) throws {
-        if let expected {
-            #expect(try AppConfiguration.fromEnvironment(["SHUTDOWN_GRACE_SECONDS": text]).shutdownGrace == expected)
-        } else {
-            let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.fromEnvironment(["SHUTDOWN_GRACE_SECONDS": text]) }
-            #expect(error?.variable == "SHUTDOWN_GRACE_SECONDS")
-        }
-        #expect(try AppConfiguration.fromEnvironment([:]).shutdownGrace == .seconds(30))
+        try expectSetting("SHUTDOWN_GRACE_SECONDS", text, gives: expected, defaultValue: .seconds(30)) { $0.shutdownGrace }
     }
 }

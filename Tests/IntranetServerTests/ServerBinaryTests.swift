@@ -88,28 +88,17 @@ struct ServerBinaryTests {
     func servesFromWorkingDirectory() async throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (process, output) = try launch(["--port", "0"], in: directory, environment: ["DATABASE_URL": "", "PORT": ""])
-
-        let (log, port) = await Self.offThePool {
-            var log = ""
-            var port: Int?
-            let deadline = Date().addingTimeInterval(30)
-            while port == nil, Date() < deadline, process.isRunning {
-                log += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-                if let match = log.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/) { port = Int(match.1) }
-            }
-            return (log, port)
-        }
-        let listening = try #require(port, "no 'listening on' line in: \(log)")
-        let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: "http://127.0.0.1:\(listening)/announcements")))
+        let (process, port, log) = try await startServer([], in: directory)
+        let (data, response) = try await Self.session.data(from: try #require(URL(string: "http://127.0.0.1:\(port)/announcements")))
         process.terminate()
-        await Self.offThePool { process.waitUntilExit() }
+        let exited = await Self.waitForExit(process, within: 30)
 
+        #expect(exited)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(try JSONSerialization.jsonObject(with: data) as? [Any] != nil)
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("intranet.sqlite").path))
         #expect(process.terminationStatus == 0)
-        #expect(log.contains("intranet-server users create --username admin --role admin"))
+        #expect(log.whole().contains("intranet-server users create --username admin --role admin"))
     }
 
     @Test("users create reads the password from standard input; list, set-role, delete and apps create work; bad input is refused")
@@ -167,10 +156,7 @@ struct ServerBinaryTests {
     func gracefulShutdown() async throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let created = try await run(["users", "create", "--username", "ed", "--role", "editor"], in: directory, input: "a good long password\n")
-        try #require(created.status == 0, "\(created.output)")
-        let (process, port, log) = try await startServer(["--shutdown-grace-seconds", "20"], in: directory)
-        let token = try await signIn(port: port, username: "ed", password: "a good long password")
+        let (process, port, log, token) = try await startServerWithEditor(["--shutdown-grace-seconds", "20"], in: directory)
 
         // 50 writes whose bodies arrive slowly: half now, the rest after SIGTERM.
         let bodies = (0..<50).map { Data(#"{"title":"Sent across a shutdown \#($0)","body":"<p>still arriving</p>"}"#.utf8) }
@@ -231,10 +217,7 @@ struct ServerBinaryTests {
     func backupWhileWriting() async throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let created = try await run(["users", "create", "--username", "ed", "--role", "editor"], in: directory, input: "a good long password\n")
-        try #require(created.status == 0, "\(created.output)")
-        let (process, port, _) = try await startServer([], in: directory)
-        let token = try await signIn(port: port, username: "ed", password: "a good long password")
+        let (process, port, _, token) = try await startServerWithEditor([], in: directory)
 
         var before: [String] = []
         for index in 0..<10 {
@@ -332,10 +315,7 @@ struct ServerBinaryTests {
     }
 
     private func killMidWrites(directory: URL, environment: [String: String]) async throws {
-        let created = try await run(["users", "create", "--username", "ed", "--role", "editor"], in: directory, input: "a good long password\n", environment: environment)
-        try #require(created.status == 0, "\(created.output)")
-        let (process, port, _) = try await startServer([], in: directory, environment: environment)
-        let token = try await signIn(port: port, username: "ed", password: "a good long password")
+        let (process, port, _, token) = try await startServerWithEditor([], in: directory, environment: environment)
 
         let answered = try await withThrowingTaskGroup(of: [String].self) { group in
             for writer in 0..<8 {
@@ -362,6 +342,19 @@ struct ServerBinaryTests {
         _ = await Self.waitForExit(restarted, within: 30)
         let lost = answered.filter { !titles.contains($0) }
         #expect(lost.isEmpty, "\(lost.count) of \(answered.count) writes answered 201 are gone: \(lost.prefix(5))")
+    }
+
+    /// Makes an editor (`ed`) with the binary, starts the server, and signs the editor in.
+    private func startServerWithEditor(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+    ) async throws -> (Process, Int, OutputLog, String) {
+        let password = "a good long password"
+        let created = try await run(
+            ["users", "create", "--username", "ed", "--role", "editor"], in: directory, input: password + "\n",
+            environment: ["DATABASE_URL": ""].merging(environment) { _, given in given })
+        try #require(created.status == 0, "\(created.output)")
+        let (process, port, log) = try await startServer(arguments, in: directory, environment: environment)
+        return (process, port, log, try await signIn(port: port, username: "ed", password: password))
     }
 
     /// Starts the server on a free port and waits for its "listening on" line.
