@@ -124,7 +124,8 @@ let package = Package(
         .executableTarget(name: "FeedDemo", dependencies: ["FeedScreen", "IntranetClient"], path: "Examples/FeedDemo"),
 
         // Tests.
-        .target(name: "ChildProcess", path: "Tests/ChildProcess"),
+        .target(name: "CSpawn", path: "Tests/CSpawn"),
+        .target(name: "ChildProcess", dependencies: ["CSpawn"], path: "Tests/ChildProcess"),
         .testTarget(name: "IntranetAPITests", dependencies: ["IntranetAPI"]),
         .testTarget(
             name: "IntranetServerTests",

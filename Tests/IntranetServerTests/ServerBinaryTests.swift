@@ -42,26 +42,19 @@ struct ServerBinaryTests {
         }
     }
 
-    /// One child of these tests at a time, from launch to exit: Foundation on Linux has crashed
-    /// (SIGSEGV) when these tests' children started and ended at the same moments, and the
-    /// parameterized cases below run concurrently even in a serialized suite.
-    private static let oneChildAtATime = NSLock()
-
     /// Runs the binary to completion with `input` on standard input.
     private func run(
         _ arguments: [String], in directory: URL, input: String = "", environment: [String: String] = ["DATABASE_URL": ""]
     ) async throws -> (status: Int32, output: String) {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                Self.oneChildAtATime.lock()
-                defer { Self.oneChildAtATime.unlock() }
                 do {
-                    let stdin = Pipe()
-                    let (process, output) = try launch(arguments, in: directory, environment: environment, stdin: stdin)
-                    stdin.fileHandleForWriting.write(Data(input.utf8))
-                    try stdin.fileHandleForWriting.close()
-                    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                    process.waitUntilExit()
+                    let process = try launch(arguments, in: directory, environment: environment, input: true)
+                    if let stdin = process.standardInput {
+                        stdin.write(Data(input.utf8))
+                        try stdin.close()
+                    }
+                    let text = String(decoding: process.standardOutput.readDataToEndOfFile(), as: UTF8.self)
                     continuation.resume(returning: (process.terminationStatus, text))
                 } catch {
                     continuation.resume(throwing: error)
@@ -70,18 +63,12 @@ struct ServerBinaryTests {
         }
     }
 
-    private func launch(_ arguments: [String], in directory: URL, environment: [String: String] = [:], stdin: Pipe? = nil) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = try Self.binary()
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        if let stdin { process.standardInput = stdin }
-        try ChildProcess.start(process)
-        return (process, output)
+    /// Starts the binary with standard output and standard error on one pipe.
+    private func launch(_ arguments: [String], in directory: URL, environment: [String: String] = [:], input: Bool = false) throws -> ChildProcess {
+        try ChildProcess(
+            executable: try Self.binary(), arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+            directory: directory, input: input)
     }
 
     @Test("with no database flag it creates intranet.sqlite in the working directory, logs where it listens, answers, and stops on SIGTERM")
@@ -347,7 +334,7 @@ struct ServerBinaryTests {
     /// Makes an editor (`ed`) with the binary, starts the server, and signs the editor in.
     private func startServerWithEditor(
         _ arguments: [String], in directory: URL, environment: [String: String] = [:]
-    ) async throws -> (Process, Int, OutputLog, String) {
+    ) async throws -> (ChildProcess, Int, OutputLog, String) {
         let password = "a good long password"
         let created = try await run(
             ["users", "create", "--username", "ed", "--role", "editor"], in: directory, input: password + "\n",
@@ -360,10 +347,10 @@ struct ServerBinaryTests {
     /// Starts the server on a free port and waits for its "listening on" line.
     private func startServer(
         _ arguments: [String], in directory: URL, environment: [String: String] = [:]
-    ) async throws -> (Process, Int, OutputLog) {
+    ) async throws -> (ChildProcess, Int, OutputLog) {
         let environment = ["DATABASE_URL": "", "PORT": ""].merging(environment) { _, given in given }
-        let (process, output) = try launch(["--port", "0"] + arguments, in: directory, environment: environment)
-        let log = OutputLog(output)
+        let process = try launch(["--port", "0"] + arguments, in: directory, environment: environment)
+        let log = OutputLog(process.standardOutput)
         let port = await Self.offThePool { () -> Int? in
             let deadline = Date().addingTimeInterval(30)
             while Date() < deadline, process.isRunning {
@@ -389,7 +376,7 @@ struct ServerBinaryTests {
     }()
 
     /// Waits for `process` to end; after `seconds` kills it and answers false.
-    private static func waitForExit(_ process: Process, within seconds: TimeInterval) async -> Bool {
+    private static func waitForExit(_ process: ChildProcess, within seconds: TimeInterval) async -> Bool {
         await offThePool {
             let deadline = Date().addingTimeInterval(seconds)
             while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
@@ -421,8 +408,7 @@ final class OutputLog: Sendable {
     private let collected = LockedText()
     private let ended = DispatchSemaphore(value: 0)
 
-    init(_ pipe: Pipe) {
-        let handle = pipe.fileHandleForReading
+    init(_ handle: FileHandle) {
         Thread.detachNewThread { [collected, ended] in
             while true {
                 let data = handle.availableData

@@ -36,33 +36,26 @@ enum BuiltBinary {
     }
 
     private static func runBlocking(_ executable: URL, _ arguments: [String], _ input: Data, _ environment: [String: String]) throws -> RunResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         var variables = ProcessInfo.processInfo.environment
         variables["INTRANET_SERVER"] = nil
         variables["COLUMNS"] = "80"
-        process.environment = variables.merging(environment) { _, new in new }
-        let stdout = Pipe()
-        let stderr = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        try ChildProcess.start(process)
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
+        let child = try ChildProcess(
+            executable: executable, arguments: arguments,
+            environment: variables.merging(environment) { _, new in new }, input: true, separateErrors: true)
+        if let stdin = child.standardInput {
+            stdin.write(input)
+            try stdin.close()
+        }
         // Drain stderr beside stdout, so a full pipe never blocks the child.
         let errors = DispatchGroup()
         nonisolated(unsafe) var errorData = Data()
         DispatchQueue.global().async(group: errors) {
-            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
+            errorData = child.standardError?.readDataToEndOfFile() ?? Data()
         }
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        let outputData = child.standardOutput.readDataToEndOfFile()
         errors.wait()
-        process.waitUntilExit()
         return RunResult(
-            status: process.terminationStatus,
+            status: child.terminationStatus,
             output: String(decoding: outputData, as: UTF8.self),
             errors: String(decoding: errorData, as: UTF8.self))
     }
