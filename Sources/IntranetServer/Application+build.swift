@@ -94,7 +94,7 @@ func makeServer(
     // the change feed vouches for it on PostgreSQL (ChangeFeed explains the bound).
     let trust: ChangeTrust = database.isShared ? .fed() : .always()
     let metrics = configuration.metricsToken.map { _ in
-        ServerMetrics(poolSize: database.isShared ? configuration.databasePoolSize : 1)
+        ServerMetrics(poolSize: database.isShared ? configuration.databasePoolSize : 1, poolUse: database.poolUse)
     }
     let cache = ResponseCache(trust: trust, metrics: metrics)
     let accounts = SessionRememberingAccountRepository(

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import Logging
+import SQLKit
 import Testing
 @testable import IntranetServer
 
@@ -48,6 +50,47 @@ struct DatabasePoolTests {
             #expect(statuses.filter { $0 == .ok }.count == 56)
             #expect(try await client.send(.get, "/announcements").headers[.total] == "14")
         }
+    }
+
+    @Test("the pool's use counts an operation holding the only connection and one waiting for it, and keeps the peak", arguments: TestStorage.all)
+    func useIsCounted(storage: TestStorage) async throws {
+        let service = try DatabaseService(
+            storage: storage == .sqlite ? .sqliteInMemory : .postgres(url: try #require(TestStorage.postgresURL)),
+            poolSize: 1, logger: Logger(label: "pool-use-test"))
+        let database = service.database
+        let sql = try #require(database as? any SQLDatabase)
+        let release = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await database.transaction { _ in
+                for await _ in release.stream { break }
+            }
+        }
+        #expect(await Self.poll { service.poolUse.current == 1 })
+        let waiterDone = LockedFlag()
+        let waiter = Task {
+            try await sql.raw("SELECT 1").run()
+            waiterDone.set()
+        }
+        #expect(await Self.poll { service.poolUse.current == 2 })
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(!waiterDone.isSet, "the second operation must wait for the only connection")
+
+        release.continuation.yield()
+        release.continuation.finish()
+        try await holder.value
+        try await waiter.value
+        #expect(service.poolUse.current == 0)
+        #expect(service.poolUse.peak == 2)
+        await service.close()
+    }
+
+    /// Checks `condition` every 10 ms for up to 10 s.
+    private static func poll(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<1000 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
     }
 }
 

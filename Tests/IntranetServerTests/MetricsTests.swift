@@ -33,6 +33,8 @@ struct MetricsTests {
             #expect(values["intranet_failed_logins_total"] == 1)
             #expect(values["intranet_active_sessions"] == Double(TestUser.allCases.count))
             #expect(values["intranet_database_pool_connections"] == 1)
+            #expect(values["intranet_database_pool_in_use"] == 0, "nothing else runs while the metrics are written")
+            #expect((values["intranet_database_pool_in_use_peak"] ?? 0) >= 1)
         }
     }
 

@@ -26,6 +26,8 @@ final class DatabaseService: Service, Sendable {
 
     /// What the pool holds, for the start-up log line.
     let poolDescription: String
+    /// How many operations use (or wait for) the pool's connections, for `GET /metrics`.
+    let poolUse = PoolUse()
     /// On PostgreSQL, how to open a connection of one's own (``ChangeFeed`` listens on one).
     let postgresConnection: PostgresConnection.Configuration?
 
@@ -99,10 +101,13 @@ final class DatabaseService: Service, Sendable {
         self.postgresConnection = postgresConnection
     }
 
-    /// The database handle the repositories use.
+    /// The database handle the repositories use, counting its use of the pool.
     var database: any Database {
         // `database(…)` is nil only for an unregistered id; the id registered in `init` is the default.
-        databases.database(logger: logger, on: eventLoopGroup.any())!
+        let base = databases.database(logger: logger, on: eventLoopGroup.any())!
+        // Both drivers' handles are SQL databases; were one not, it would go uncounted.
+        guard let sql = base as? any Database & SQLDatabase else { return base }
+        return PoolUseCountingDatabase(base: sql, use: poolUse)
     }
 
     /// One of the database's own event loops (never the HTTP server's).

@@ -10,8 +10,12 @@ import Synchronization
 /// - `http_request_duration_seconds{route,method}`: a histogram of the time to answer;
 /// - `intranet_cache_lookups_total{cache,result}`: the route cache (`cache="route"`) and the
 ///   early answers (`cache="early"`), `result` `hit` or `miss`;
-/// - `intranet_failed_logins_total`, `intranet_active_sessions`,
-///   `intranet_database_pool_connections` (the configured pool, per instance).
+/// - `intranet_failed_logins_total`, `intranet_active_sessions`;
+/// - `intranet_database_pool_connections` (the configured pool, per instance),
+///   `intranet_database_pool_in_use` (operations holding or waiting for one of its
+///   connections when scraped; above the pool's size, requests queue) and
+///   `intranet_database_pool_in_use_peak` (the most at once since start: what to size the
+///   pool by).
 ///
 /// `route` is the route's template (`/announcements/{id}`), never the raw path, so the number
 /// of series stays bounded whatever clients send; a path no route serves counts as `unmatched`.
@@ -28,6 +32,9 @@ final class ServerMetrics: Sendable {
     private let failedLogins: CoreMetrics.Counter
     private let activeSessions: CoreMetrics.Gauge
     private let poolConnections: CoreMetrics.Gauge
+    private let poolInUse: CoreMetrics.Gauge
+    private let poolInUsePeak: CoreMetrics.Gauge
+    private let poolUse: PoolUse
 
     private struct RequestKey: Hashable {
         var route: String, method: String, status: Int, early: Bool
@@ -37,7 +44,7 @@ final class ServerMetrics: Sendable {
         var route: String, method: String
     }
 
-    init(poolSize: Int) {
+    init(poolSize: Int, poolUse: PoolUse) {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [
             .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
@@ -53,6 +60,9 @@ final class ServerMetrics: Sendable {
         activeSessions = Gauge(label: "intranet_active_sessions", factory: factory)
         poolConnections = Gauge(label: "intranet_database_pool_connections", factory: factory)
         poolConnections.record(poolSize)
+        poolInUse = Gauge(label: "intranet_database_pool_in_use", factory: factory)
+        poolInUsePeak = Gauge(label: "intranet_database_pool_in_use_peak", factory: factory)
+        self.poolUse = poolUse
     }
 
     /// Counts an answered request and its duration.
@@ -94,9 +104,11 @@ final class ServerMetrics: Sendable {
     }
 
     /// The text `GET /metrics` answers, after `sessions` (the count of sessions not expired)
-    /// is recorded.
+    /// and the pool's use are recorded.
     func exposition(activeSessions sessions: Int) -> [UInt8] {
         activeSessions.record(sessions)
+        poolInUse.record(poolUse.current)
+        poolInUsePeak.record(poolUse.peak)
         return registry.emitToBuffer()
     }
 }
