@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "IntranetClient", targets: ["IntranetClient"]),
         .library(name: "Spearal", targets: ["Spearal"]),
         .library(name: "IntranetTerminal", targets: ["IntranetTerminal"]),
+        .library(name: "IntranetHTML", targets: ["IntranetHTML"]),
         .executable(name: "intranet-server", targets: ["IntranetServerMain"]),
         .executable(name: "intranet", targets: ["IntranetCLI"]),
         .executable(name: "feed-demo", targets: ["FeedDemo"]),
@@ -43,6 +44,8 @@ let package = Package(
             name: "IntranetServer",
             dependencies: [
                 "IntranetAPI",
+                "IntranetHTML",
+                "CLibXML2",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "FluentKit", package: "fluent-kit"),
@@ -97,12 +100,16 @@ let package = Package(
             ]
         ),
 
-        // The terminal client.
+        // HTML: libxml2's parsers, the sanitiser every stored body goes through, and the
+        // tree the terminal renders.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+        .target(name: "IntranetHTML", dependencies: ["CLibXML2"]),
+
+        // The terminal client.
         .target(
             name: "IntranetTerminal",
             dependencies: [
-                "CLibXML2",
+                "IntranetHTML",
                 "IntranetClient",
                 "IntranetAPI",
                 "RESTRepository",
@@ -127,6 +134,7 @@ let package = Package(
         .target(name: "CSpawn", path: "Tests/CSpawn"),
         .target(name: "ChildProcess", dependencies: ["CSpawn"], path: "Tests/ChildProcess"),
         .testTarget(name: "IntranetAPITests", dependencies: ["IntranetAPI"]),
+        .testTarget(name: "IntranetHTMLTests", dependencies: ["IntranetHTML"]),
         .testTarget(
             name: "IntranetServerTests",
             dependencies: [
@@ -174,6 +182,7 @@ let package = Package(
             dependencies: [
                 "ChildProcess",
                 "CLibXML2",
+                "IntranetHTML",
                 "IntranetTerminal",
                 "IntranetClient",
                 "IntranetAPI",

@@ -1,4 +1,4 @@
-// The parts of libxml2 the terminal client uses: the tolerant HTML parser and the tree API.
+// The parts of libxml2 Intranet uses: the tolerant HTML parser, the tree API and the XML reader.
 // Headers come from pkg-config (libxml-2.0): /usr/include/libxml2 on Debian (libxml2-dev).
 #ifndef INTRANET_CLIBXML2_SHIM_H
 #define INTRANET_CLIBXML2_SHIM_H

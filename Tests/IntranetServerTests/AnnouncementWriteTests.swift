@@ -24,6 +24,28 @@ struct AnnouncementWriteTests {
         }
     }
 
+    @Test("POST, PUT and PATCH store the body only as the sanitiser writes it")
+    func bodiesAreSanitised() async throws {
+        try await withTestServer { _, client in
+            let hostile = #"<p onclick=\"steal()\">Hi<script>alert(1)</script> <a href=\"javascript:x()\">there</a></p><iframe src=\"https://evil.test\"></iframe>"#
+            let safe = #"<p>Hi <a>there</a></p>"#
+            let created = try await client.send(.post, "/announcements", json: #"{"title":"Sanitised","body":"\#(hostile)"}"#)
+            #expect(created.status == .created)
+            #expect(try created.object()["body"] as? String == safe)
+            let location = try #require(created.headers[.location])
+            #expect(try await client.send(.get, location, as: .editor).object()["body"] as? String == safe)
+
+            let replaced = try await client.send(.put, location, json: #"{"title":"Sanitised","body":"<img src=x onerror=alert(1)>"}"#)
+            #expect(try replaced.object()["body"] as? String == #"<img src="x">"#)
+            let patched = try await client.send(
+                .patch, location, headers: [.contentType: "application/merge-patch+json"],
+                json: #"{"body":"<b>ok</b><style>*{}</style>"}"#)
+            #expect(try patched.object()["body"] as? String == "<b>ok</b>")
+            let harmless = try await client.send(.post, "/announcements", json: #"{"title":"Plain","body":"<p>Tom &amp; Jerry</p>"}"#)
+            #expect(try harmless.object()["body"] as? String == "<p>Tom &amp; Jerry</p>")
+        }
+    }
+
     @Test("POST under 1.0 answers the 1.0 detail shape")
     func createVersionOne() async throws {
         try await withTestServer { _, client in

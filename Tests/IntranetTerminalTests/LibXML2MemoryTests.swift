@@ -1,3 +1,4 @@
+@testable import IntranetHTML
 import CLibXML2
 import Testing
 @testable import IntranetServer

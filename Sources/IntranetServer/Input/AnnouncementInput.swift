@@ -1,4 +1,5 @@
 import IntranetAPI
+import IntranetHTML
 
 /// Turns a parsed request body into announcement content, or a 422 naming every bad field
 /// (API.md §2, Validation). Keys other than `title`, `body` and `readers` are ignored.
@@ -83,8 +84,15 @@ enum AnnouncementInput {
         case .string(let text)?:
             if let problem = AnnouncementRules.bodyProblem(text) {
                 errors.append(Problem.FieldError(field: "body", message: problem))
+                return nil
             }
-            return text
+            // Stored only as the sanitiser writes it, so that a body read back is always safe
+            // to put in a web page; escaping may lengthen it, so the limit is checked again.
+            let safe = HTMLSanitizer.bodies.sanitize(text).html
+            if let problem = AnnouncementRules.bodyProblem(safe) {
+                errors.append(Problem.FieldError(field: "body", message: problem + " once sanitised"))
+            }
+            return safe
         case let other?:
             errors.append(Problem.FieldError(field: "body", message: "must be a string or null, not \(other.typeName)"))
             return nil

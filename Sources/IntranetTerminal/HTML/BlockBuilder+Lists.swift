@@ -1,3 +1,5 @@
+import IntranetHTML
+
 extension BlockBuilder {
     /// Ends the current block and lays out a list: bullets by nesting level, or numbers from
     /// `start` right-aligned to the widest number; a top-level list is set off by blank lines.

@@ -1,3 +1,4 @@
+import IntranetHTML
 import Foundation
 
 /// Walks an HTML tree and turns it into ``TextBlock``s and a numbered list of link targets.

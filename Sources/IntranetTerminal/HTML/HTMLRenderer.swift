@@ -1,3 +1,5 @@
+import IntranetHTML
+
 /// Renders an announcement's HTML body as readable terminal text.
 ///
 /// Paragraphs are wrapped to the width; `<strong>`/`<em>` become bold/italic when styled;

@@ -39,6 +39,43 @@ public enum HTMLParser {
         return children.filter { $0.elementName != "head" }
     }
 
+    /// Parses an HTML fragment exactly as written: no `<html>`, `<body>` or `<p>` is implied
+    /// around it, so `Hello <b>you</b>` stays two nodes of text and bold.
+    ///
+    /// The fragment is parsed inside a container element of its own (libxml2 wraps text at
+    /// the top level in an implied paragraph); a stray end tag cannot close the container
+    /// early, and anything libxml2 still puts after it is kept, in order.
+    public static func parseFragment(_ html: String) -> [HTMLNode] {
+        let bytes = Array((openContainer + html + closeContainer).utf8)
+        guard html.utf8.contains(where: { $0 != 0x20 }), bytes.count <= Int(Int32.max) else { return [] }
+        let document: htmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { characters in
+                htmlReadMemory(characters.baseAddress, Int32(characters.count), nil, "UTF-8", options | fragmentOptions)
+            }
+        }
+        guard let document else { return [] }
+        defer { xmlFreeDoc(document) }
+        var nodes: [HTMLNode] = []
+        var top = document.pointee.children
+        while let current = top {
+            if current.pointee.type == XML_ELEMENT_NODE {
+                let node = convert(current)
+                if case .element(containerName, _, let children) = node {
+                    nodes += children
+                } else {
+                    nodes.append(node)
+                }
+            }
+            top = current.pointee.next
+        }
+        return nodes
+    }
+
+    private static let containerName = "intranet-fragment"
+    private static let openContainer = "<\(containerName)>"
+    private static let closeContainer = "</\(containerName)>"
+    private static let fragmentOptions = Int32(bitPattern: HTML_PARSE_NOIMPLIED.rawValue)
+
     private static func convert(_ node: xmlNodePtr) -> HTMLNode {
         let name = node.pointee.name.map { String(cString: $0).lowercased() } ?? ""
         return .element(name: name, attributes: attributes(of: node), children: children(of: node))
