@@ -30,6 +30,11 @@ public struct AppConfiguration: Sendable {
     public var seedsDatabase = true
     /// The largest request body accepted, in bytes; larger bodies get 413.
     public var maxBodySize = defaultMaxBodySize
+    /// Most bytes of a WordPress export sent to `POST /imports/wordpress` (`IMPORT_MAX_BYTES`).
+    /// The body is written to a temporary file as it arrives, so this bounds disk, not memory.
+    public var importMaxBytes = defaultImportMaxBytes
+    /// 256 MiB: real exports are tens of megabytes, and years of a busy site a few hundred.
+    public static let defaultImportMaxBytes = 256 * 1024 * 1024
     /// The server's log level; each request is logged at `debug`.
     public var logLevel = Logger.Level.info
     /// Whether signed-out callers may read unrestricted announcements.
@@ -83,7 +88,7 @@ public struct AppConfiguration: Sendable {
 
     /// The defaults overridden by the environment: `HOST`, `PORT`, `DATABASE_URL` (a
     /// `postgres://` URL, or `sqlite:PATH`), `DATABASE_POOL_SIZE`, `STALENESS_BOUND_MS`,
-    /// `SHUTDOWN_GRACE_SECONDS`, `ACCESS_LOG`, `METRICS_TOKEN`, `LOG_LEVEL`, `MAX_BODY_SIZE`,
+    /// `SHUTDOWN_GRACE_SECONDS`, `ACCESS_LOG`, `METRICS_TOKEN`, `LOG_LEVEL`, `MAX_BODY_SIZE`, `IMPORT_MAX_BYTES`,
     /// `INTRANET_ANONYMOUS_READ`, `INTRANET_REQUIRE_SIGNATURE` (`true`/`false`),
     /// `INTRANET_SESSION_DAYS`.
     ///
@@ -110,6 +115,13 @@ public struct AppConfiguration: Sendable {
                 throw ConfigurationError(variable: "MAX_BODY_SIZE", message: "must be a positive number of bytes")
             }
             configuration.maxBodySize = bytes
+        }
+        if let size = environment["IMPORT_MAX_BYTES"], !size.isEmpty {
+            guard let bytes = Int(size), (1024 * 1024...4 * 1024 * 1024 * 1024).contains(bytes) else {
+                throw ConfigurationError(
+                    variable: "IMPORT_MAX_BYTES", message: "must be a whole number of bytes from 1048576 (1 MiB) to 4294967296 (4 GiB), not '\(size.prefix(40))'")
+            }
+            configuration.importMaxBytes = bytes
         }
         if let flag = environment["INTRANET_ANONYMOUS_READ"], !flag.isEmpty {
             configuration.allowsAnonymousReading = try ConfigurationError.flag(flag, from: "INTRANET_ANONYMOUS_READ")

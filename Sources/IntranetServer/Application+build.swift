@@ -85,6 +85,7 @@ func makeServer(
     do {
         try await database.migrate(seeds: configuration.seedsDatabase)
         userCount = try await FluentAccountRepository(database: database.database).countUsers()
+        database.markServing()
     } catch {
         await database.close()
         throw StartupError(storage: configuration.storage, underlying: error)
@@ -136,6 +137,9 @@ func makeServer(
     ).addRoutes(to: &announcementRoutes)
     SessionController(auth: auth, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
     UserController(accounts: accounts, hasher: hasher, cache: cache, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
+    ImportController(
+        importer: WordPressImporter(database: database.database), cache: cache, metrics: metrics, limit: configuration.importMaxBytes
+    ).addRoutes(to: &announcementRoutes)
 
     let books = [serviceRoutes, announcementRoutes]
     let routeTemplate: @Sendable (String) -> String = { path in
@@ -146,7 +150,9 @@ func makeServer(
     router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize, accessLog: accessLog, metrics: metrics))
     router.add(middleware: UnservedMethodMiddleware(books: books))
     if configuration.requiresSignature {
-        router.add(middleware: SignatureMiddleware(registry: SigningAppRegistry(database: database.database), maxBodySize: configuration.maxBodySize))
+        router.add(middleware: SignatureMiddleware(
+            registry: SigningAppRegistry(database: database.database), maxBodySize: configuration.maxBodySize,
+            importMaxBytes: configuration.importMaxBytes))
     }
     router.add(middleware: AuthMiddleware(auth: auth, allowsAnonymousReading: configuration.allowsAnonymousReading))
     serviceRoutes.register(on: router)

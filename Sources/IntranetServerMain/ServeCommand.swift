@@ -11,7 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
             With no options the server stores its data in intranet.sqlite in the working \
             directory (created, migrated and seeded on first start) and listens on \
             127.0.0.1:8080. Environment: HOST, PORT, DATABASE_URL (postgres://user:pass@host:port/db \
-            or sqlite:PATH), DATABASE_POOL_SIZE, STALENESS_BOUND_MS, SHUTDOWN_GRACE_SECONDS, ACCESS_LOG, METRICS_TOKEN, LOG_LEVEL, MAX_BODY_SIZE, INTRANET_ANONYMOUS_READ, \
+            or sqlite:PATH), DATABASE_POOL_SIZE, STALENESS_BOUND_MS, SHUTDOWN_GRACE_SECONDS, ACCESS_LOG, METRICS_TOKEN, LOG_LEVEL, MAX_BODY_SIZE, IMPORT_MAX_BYTES, INTRANET_ANONYMOUS_READ, \
             INTRANET_REQUIRE_SIGNATURE, INTRANET_SESSION_DAYS. Flags win over the environment.
             """
     )

@@ -76,6 +76,37 @@ public struct AdminConsole: Sendable {
         return try await SigningAppRegistry(database: database.database).register(name: trimmed)
     }
 
+    /// Imports a WordPress export (WXR) from `path`, in one transaction.
+    ///
+    /// - Parameters:
+    ///   - owner: the admin's username private posts are restricted to (with
+    ///     ``ImportOptions/includePrivate``).
+    ///   - progress: called every 100 items, and at the end.
+    /// - Throws: ``AdminError`` for a malformed file (naming line and column), an owner who is
+    ///   not an admin, or an SQLite file a running server is serving (its caches would not
+    ///   see the import: import through the API then).
+    public func importWordPress(
+        path: String, options: ImportOptions, owner: String?, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }
+    ) async throws -> ImportReport {
+        if database.isServedElsewhere && !options.dryRun {
+            throw AdminError(
+                "a server is serving this database: stop it first, or import through it (intranet import wordpress FILE, or POST /imports/wordpress)")
+        }
+        var options = options
+        if let owner {
+            let user = try await requireUser(owner)
+            guard user.role == .admin else { throw AdminError("'\(owner)' is not an admin: private posts are restricted to an admin") }
+            options.owner = user.id
+        } else if options.includePrivate {
+            throw AdminError("--include-private needs --owner USERNAME, the admin the private posts are restricted to")
+        }
+        do {
+            return try await WordPressImporter(database: database.database).run(path: path, options: options, progress: progress)
+        } catch let error as WXRError {
+            throw AdminError("\(path): \(error)")
+        }
+    }
+
     private func requireUser(_ username: String) async throws -> StoredUser {
         guard let user = try await accounts.user(username: username) else {
             throw AdminError("no user is called '\(username)'")

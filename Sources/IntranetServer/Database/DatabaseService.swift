@@ -7,6 +7,21 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+#if canImport(Glibc)
+import Glibc
+
+/// The C library's calls whose names methods here would shadow.
+private enum SystemCall {
+    static func close(_ descriptor: Int32) -> Int32 { Glibc.close(descriptor) }
+}
+#else
+import Darwin
+
+/// The C library's calls whose names methods here would shadow.
+private enum SystemCall {
+    static func close(_ descriptor: Int32) -> Int32 { Darwin.close(descriptor) }
+}
+#endif
 
 /// Owns FluentKit's `Databases` for the application's lifetime: opens the configured database,
 /// migrates it, and closes it when the application shuts down.
@@ -17,6 +32,8 @@ final class DatabaseService: Service, Sendable {
     private let eventLoopGroup: MultiThreadedEventLoopGroup
     private let logger: Logger
     private let isOpen = NIOLockedValueBox(true)
+    /// The descriptor holding a shared `flock` on the SQLite file while a server serves it.
+    private let servingMark = NIOLockedValueBox<Int32?>(nil)
     /// The file behind a throwaway database, removed by ``close()``.
     private let temporaryFile: String?
 
@@ -132,9 +149,34 @@ final class DatabaseService: Service, Sendable {
             migrations.add(SeedSampleAnnouncements())
         }
         migrations.add(AddChangeNotifications())
+        migrations.add(AddImportSources())
         let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: eventLoopGroup.any())
         try await migrator.setupIfNeeded().get()
         try await migrator.prepareBatch().get()
+    }
+
+    /// Marks an SQLite file as served by this process until ``close()``: a shared `flock` on
+    /// the file (SQLite's own locks are `fcntl` locks, which `flock` does not touch), so that
+    /// commands that must not write beside a running server can tell (``isServedElsewhere``).
+    func markServing() {
+        guard case .sqliteFile(let path) = storage else { return }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        guard flock(descriptor, LOCK_SH) == 0 else {
+            _ = SystemCall.close(descriptor)
+            return
+        }
+        servingMark.withLockedValue { $0 = descriptor }
+    }
+
+    /// Whether a server (another process, or another service in this one) is serving this
+    /// SQLite file; always false for PostgreSQL, whose instances hear of each other's writes.
+    var isServedElsewhere: Bool {
+        guard case .sqliteFile(let path) = storage else { return false }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { _ = SystemCall.close(descriptor) }
+        return flock(descriptor, LOCK_EX | LOCK_NB) != 0
     }
 
     /// Waits for the application to shut down, then closes the database.
@@ -147,6 +189,9 @@ final class DatabaseService: Service, Sendable {
     /// (FluentKit's pools must be shut down before they are let go: they assert it.)
     func close() async {
         guard isOpen.withLockedValue({ isOpen in defer { isOpen = false }; return isOpen }) else { return }
+        if let descriptor = servingMark.withLockedValue({ $0 }) {
+            _ = SystemCall.close(descriptor)
+        }
         await databases.shutdownAsync()
         try? await threadPool.shutdownGracefully()
         try? await eventLoopGroup.shutdownGracefully()

@@ -16,6 +16,9 @@ struct SignatureMiddleware: RouterMiddleware {
 
     let registry: SigningAppRegistry
     let maxBodySize: Int
+    /// The limit of `POST /imports/wordpress`, whose body is hashed in memory here when
+    /// requests must be signed.
+    var importMaxBytes: Int
     var now: @Sendable () -> Date = { Date() }
 
     func handle(
@@ -38,7 +41,7 @@ struct SignatureMiddleware: RouterMiddleware {
             throw Self.refused("X-Timestamp must be the current Unix time in milliseconds (within 5 minutes).")
         }
         var request = request
-        let body = try await request.collectBody(upTo: maxBodySize)
+        let body = try await request.collectBody(upTo: request.uri.path == "/imports/wordpress" ? importMaxBytes : maxBodySize)
         guard let secret = try await registry.secret(forApp: appID),
               RequestSignature.isValid(
                 signature, secret: secret, timestamp: timestamp, method: request.method.rawValue,

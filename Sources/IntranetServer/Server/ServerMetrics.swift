@@ -1,4 +1,5 @@
 import CoreMetrics
+import IntranetAPI
 import Prometheus
 import Synchronization
 
@@ -15,7 +16,10 @@ import Synchronization
 ///   `intranet_database_pool_in_use` (operations holding or waiting for one of its
 ///   connections when scraped; above the pool's size, requests queue) and
 ///   `intranet_database_pool_in_use_peak` (the most at once since start: what to size the
-///   pool by).
+///   pool by);
+/// - `intranet_imports_total{result}` (`imported`, `dry_run` or `failed`: a refused file) and
+///   `intranet_imported_posts_total{outcome}` (`created`, `updated`, `unchanged`, `withdrawn`)
+///   for imports through the API.
 ///
 /// `route` is the route's template (`/announcements/{id}`), never the raw path, so the number
 /// of series stays bounded whatever clients send; a path no route serves counts as `unmatched`.
@@ -35,6 +39,10 @@ final class ServerMetrics: Sendable {
     private let poolInUse: CoreMetrics.Gauge
     private let poolInUsePeak: CoreMetrics.Gauge
     private let poolUse: PoolUse
+    private let importsImported: CoreMetrics.Counter
+    private let importsDryRun: CoreMetrics.Counter
+    private let importsFailed: CoreMetrics.Counter
+    private let importedPosts: [String: CoreMetrics.Counter]
 
     private struct RequestKey: Hashable {
         var route: String, method: String, status: Int, early: Bool
@@ -63,6 +71,12 @@ final class ServerMetrics: Sendable {
         poolInUse = Gauge(label: "intranet_database_pool_in_use", factory: factory)
         poolInUsePeak = Gauge(label: "intranet_database_pool_in_use_peak", factory: factory)
         self.poolUse = poolUse
+        importsImported = Counter(label: "intranet_imports_total", dimensions: [("result", "imported")], factory: factory)
+        importsDryRun = Counter(label: "intranet_imports_total", dimensions: [("result", "dry_run")], factory: factory)
+        importsFailed = Counter(label: "intranet_imports_total", dimensions: [("result", "failed")], factory: factory)
+        importedPosts = Dictionary(uniqueKeysWithValues: ["created", "updated", "unchanged", "withdrawn"].map {
+            ($0, Counter(label: "intranet_imported_posts_total", dimensions: [("outcome", $0)], factory: factory))
+        })
     }
 
     /// Counts an answered request and its duration.
@@ -96,6 +110,20 @@ final class ServerMetrics: Sendable {
     /// Counts a lookup for an early answer.
     func earlyAnswerLookup(hit: Bool) {
         (hit ? earlyHits : earlyMisses).increment()
+    }
+
+    /// Counts an import through the API: its report, or `nil` for a file refused as malformed.
+    func importFinished(_ report: ImportReport?) {
+        guard let report else {
+            importsFailed.increment()
+            return
+        }
+        (report.dryRun ? importsDryRun : importsImported).increment()
+        guard !report.dryRun else { return }
+        let outcomes = ["created": report.created, "updated": report.updated, "unchanged": report.unchanged, "withdrawn": report.withdrawn]
+        for (outcome, count) in outcomes where count > 0 {
+            importedPosts[outcome]?.increment(by: count)
+        }
     }
 
     /// Counts a login refused for a wrong username or password.
