@@ -8,10 +8,14 @@
   ETag, so that they succeed (a generated tag is always stale: 412) and the write paths run.
 - GET /metrics gets the metrics token instead of the admin's session token.
 - Some sign-ins use the second account's real credentials, so that a login also succeeds.
+- Half of the uploads to POST /imports/wordpress become a real WordPress export with the
+  generated text as a post's title and body, so that imports also succeed (the generated XML
+  is almost never a WordPress export: 400).
 """
 
 import os
 import random
+from xml.sax.saxutils import escape
 
 import requests
 import schemathesis
@@ -73,6 +77,19 @@ class MetricsToken(BearerToken):
         return METRICS_TOKEN
 
 
+def wordpress_export(text):
+    """A WXR 1.2 export of one published post whose title and body are `text`."""
+    text = escape(str(text)).replace("]]>", "]]&gt;")
+    post_id = random.randint(1, 50)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<rss version="2.0" xmlns:wp="http://wordpress.org/export/1.2/" xmlns:content="http://purl.org/rss/1.0/modules/content/">'
+        "<channel><wp:wxr_version>1.2</wp:wxr_version><wp:base_blog_url>https://fuzz.example</wp:base_blog_url>"
+        f"<item><title>{text}</title><content:encoded>{text}</content:encoded><wp:post_id>{post_id}</wp:post_id>"
+        "<wp:status>publish</wp:status><wp:post_type>post</wp:post_type></item></channel></rss>"
+    )
+
+
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
     headers = case.headers or {}
@@ -80,6 +97,8 @@ def before_call(ctx, case, **kwargs):
     method = case.method.upper()
     if path == "/login" and isinstance(case.body, dict) and random.random() < 0.3:
         case.body = {**case.body, "username": SPARE_USER, "password": SPARE_PASSWORD}
+    elif path == "/imports/wordpress" and random.random() < 0.5:
+        case.body = wordpress_export(case.body)
     elif path == "/users/{id}" and method in ("PATCH", "DELETE") and case.path_parameters:
         if str(case.path_parameters.get("id")) == str(ADMIN_ID):
             case.path_parameters["id"] = SPARE_ID

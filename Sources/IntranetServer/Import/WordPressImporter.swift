@@ -238,15 +238,24 @@ struct WordPressImporter {
             title = Self.shortened(title, to: AnnouncementRules.maxTitleCodePoints)
             report.titlesShortened.append(.init(postId: postID, title: title))
         }
+        if AnnouncementRules.titleProblem(title) != nil {
+            // Nothing a title rule refuses is ever stored, whatever the export held.
+            title = "(untitled)"
+            report.titlesMade.append(.init(postId: postID, title: title))
+        }
         let created = Self.date(item.postDateGMT) ?? Self.date(item.postDate) ?? FluentAnnouncementRepository.millisecondPrecision(now())
         let updated = Self.date(item.modifiedGMT) ?? Self.date(item.modified) ?? created
         return Converted(title: title, body: body.isEmpty ? nil : body, createdAt: created, updatedAt: max(updated, created))
     }
 
-    /// Text with HTML entities decoded, tags dropped, runs of white space made one space.
+    /// Text with HTML entities decoded, tags and control characters dropped, runs of white
+    /// space made one space.
     static func plainText(_ html: String) -> String {
         let text = HTMLParser.parseFragment(html).map(\.textContent).joined()
-        return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        let printable = String(String.UnicodeScalarView(text.unicodeScalars.filter {
+            $0.properties.generalCategory != .control || $0.properties.isWhitespace
+        }))
+        return printable.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
     /// The first words of the body, or `(untitled)`.
