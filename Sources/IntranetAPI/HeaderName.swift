@@ -18,6 +18,9 @@ public enum HeaderName {
     /// Asks for only some properties of a class: `intranet.Announcement#title,createdAt`, one
     /// header line per class (the JSON twin is the query parameter `fields`).
     public static let spearalPropertyFilter = "Spearal-PropertyFilter"
+    /// Names an upload to `POST /imports/wordpress`, so that `GET /imports/progress/{id}` can
+    /// tell how far it is.
+    public static let importProgressID = "Import-Progress-Id"
 }
 
 /// Media types the intranet API speaks.

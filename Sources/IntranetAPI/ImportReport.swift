@@ -88,3 +88,37 @@ public struct ImportReport: Codable, Sendable, Equatable {
         return lines.joined(separator: "\n")
     }
 }
+
+/// How far an import in flight is: the answer of `GET /imports/progress/{id}`.
+public struct ImportStatus: Codable, Sendable, Equatable {
+    /// Where the import is.
+    public enum Stage: String, Codable, Sendable {
+        /// The upload is arriving.
+        case receiving
+        /// The export is being read and imported.
+        case importing
+        /// Finished: the upload's answer carries the report.
+        case finished
+        /// Refused or failed: the upload's answer says why.
+        case failed
+    }
+
+    /// Where the import is.
+    public var stage: Stage
+    /// Bytes of the upload received so far.
+    public var bytesReceived: Int
+    /// The upload's size, when the client declared it (`Content-Length`).
+    public var totalBytes: Int?
+    /// Bytes of the export read by the importer so far.
+    public var bytesParsed: Int
+    /// Items (posts, pages, attachments…) of the export read so far.
+    public var itemsRead: Int
+
+    public init(stage: Stage, bytesReceived: Int, totalBytes: Int?, bytesParsed: Int, itemsRead: Int) {
+        self.stage = stage
+        self.bytesReceived = bytesReceived
+        self.totalBytes = totalBytes
+        self.bytesParsed = bytesParsed
+        self.itemsRead = itemsRead
+    }
+}

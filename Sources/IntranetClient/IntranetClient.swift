@@ -38,6 +38,8 @@ public struct IntranetClient: Sendable {
     public let session: SessionRepository
     /// The accounts, for admins (`/users`).
     public let users: UsersRepository
+    /// Imports from other systems, for admins (`/imports/…`).
+    public let imports: ImportsRepository
 
     /// Creates a client talking to a server over `URLSession`.
     ///
@@ -105,6 +107,7 @@ public struct IntranetClient: Sendable {
         announcements = AnnouncementsRepository(client: client, apiVersion: apiVersion)
         session = SessionRepository(client: client, credentials: credentials)
         users = UsersRepository(client: client)
+        imports = ImportsRepository(client: client)
     }
 }
 

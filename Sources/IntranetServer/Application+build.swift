@@ -138,7 +138,8 @@ func makeServer(
     SessionController(auth: auth, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
     UserController(accounts: accounts, hasher: hasher, cache: cache, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
     ImportController(
-        importer: WordPressImporter(database: database.database), cache: cache, metrics: metrics, limit: configuration.importMaxBytes
+        importer: WordPressImporter(database: database.database), cache: cache, metrics: metrics, limit: configuration.importMaxBytes,
+        board: ImportProgressBoard(now: configuration.now)
     ).addRoutes(to: &announcementRoutes)
 
     let books = [serviceRoutes, announcementRoutes]

@@ -137,6 +137,56 @@ struct ServerBinaryTests {
         #expect(!text.contains("hunter2"), "output: \(text)")
     }
 
+    // MARK: Import
+
+    @Test("import wordpress: a dry run, the import, its JSON report, a second run that changes nothing; bad files and a running server are refused")
+    func importWordPress() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let export = WordPressImportTests.fixtures.appendingPathComponent("harbour-2024.xml").path
+
+        let dry = try await run(["import", "wordpress", export, "--dry-run", "--output", "json"], in: directory)
+        let real = try await run(["import", "wordpress", export, "--output", "json"], in: directory)
+        let again = try await run(["import", "wordpress", export], in: directory)
+        let noOwner = try await run(["import", "wordpress", export, "--include-private"], in: directory)
+        let notAdmin = try await run(["import", "wordpress", export, "--include-private", "--owner", "nobody"], in: directory)
+        let broken = directory.appendingPathComponent("broken.xml")
+        try Data("<rss><channel><wp:wxr_version>1.2".utf8).write(to: broken)
+        let malformed = try await run(["import", "wordpress", broken.path], in: directory)
+        let missing = try await run(["import", "wordpress", directory.appendingPathComponent("none.xml").path], in: directory)
+
+        #expect(dry.status == 0, "\(dry.output)")
+        #expect(real.status == 0, "\(real.output)")
+        var dryReport = try #require(try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any])
+        var realReport = try #require(try JSONSerialization.jsonObject(with: Data(real.output.utf8)) as? [String: Any])
+        #expect(dryReport["dryRun"] as? Bool == true)
+        #expect(realReport["created"] as? Int == 9)
+        dryReport["dryRun"] = nil
+        realReport["dryRun"] = nil
+        #expect(NSDictionary(dictionary: dryReport).isEqual(to: realReport), "a dry run reports what the import does")
+        #expect(again.status == 0)
+        #expect(again.output.contains("Imported from https://intranet.harbour-works.example (WXR 1.2)"), "\(again.output)")
+        #expect(again.output.contains("created: 0, updated: 0, unchanged: 9, withdrawn: 0"), "\(again.output)")
+        #expect(again.output.contains("title shortened") == false, "nothing was converted again")
+        #expect(noOwner.status != 0 && noOwner.output.contains("--owner"), "\(noOwner.output)")
+        #expect(notAdmin.status != 0 && notAdmin.output.contains("no user is called 'nobody'"), "\(notAdmin.output)")
+        #expect(malformed.status != 0, "\(malformed.output)")
+        #expect(malformed.output.contains(/line \d+, column \d+/), "\(malformed.output)")
+        #expect(missing.status != 0 && missing.output.contains("cannot read"), "\(missing.output)")
+
+        // Beside a running server on the same SQLite file, the import would go unseen by its
+        // caches: refused (a dry run still works).
+        let (process, port, _) = try await startServer([], in: directory)
+        let beside = try await run(["import", "wordpress", export], in: directory)
+        let dryBeside = try await run(["import", "wordpress", export, "--dry-run"], in: directory)
+        let (_, response) = try await Self.session.data(from: try #require(URL(string: "http://127.0.0.1:\(port)/announcements?per_page=100")))
+        process.terminate()
+        _ = await Self.waitForExit(process, within: 30)
+        #expect(beside.status != 0 && beside.output.contains("a server is serving this database"), "\(beside.output)")
+        #expect(dryBeside.status == 0, "\(dryBeside.output)")
+        #expect((response as? HTTPURLResponse)?.statusCode == 200, "the server kept serving")
+    }
+
     // MARK: Graceful shutdown
 
     @Test("on SIGTERM it stops accepting, answers all 50 requests still arriving, then exits 0")

@@ -251,6 +251,34 @@ struct WordPressImportTests {
         try expectSetting("IMPORT_MAX_BYTES", "lots", gives: nil, defaultValue: AppConfiguration.defaultImportMaxBytes) { $0.importMaxBytes }
     }
 
+    @Test("an import named with Import-Progress-Id can be followed by its admin, and the name is not reused")
+    func progress() async throws {
+        try await withTestServer { _, client in
+            let file = try Self.fixture("harbour-2024.xml")
+            let id = "7d0c1f0e-5a0b-4c7e-9d1e-3f2a1b0c9d8e"
+            var headers: HTTPFields = [.contentType: "application/xml", .authorization: "Bearer \(TestUser.admin.token)"]
+            headers[HTTPField.Name("Import-Progress-Id")!] = id
+            let answer = try await client.execute(uri: "/imports/wordpress", method: .post, headers: headers, body: ByteBuffer(bytes: file))
+            #expect(answer.status == .ok)
+
+            let status = try await client.send(.get, "/imports/progress/\(id)", as: .admin)
+            #expect(status.status == .ok)
+            let body = try status.object()
+            #expect(body["stage"] as? String == "finished")
+            #expect(body["itemsRead"] as? Int == 19)
+            #expect(body["bytesReceived"] as? Int == file.count)
+            #expect(body["bytesParsed"] as? Int == file.count)
+            #expect(try await client.send(.get, "/imports/progress/\(id)", as: .editor).status == .forbidden)
+            #expect(try await client.send(.get, "/imports/progress/00000000-0000-0000-0000-000000000000", as: .admin).status == .notFound)
+
+            let reused = try await client.execute(uri: "/imports/wordpress", method: .post, headers: headers, body: ByteBuffer(bytes: file))
+            #expect(reused.status == .conflict)
+            headers[HTTPField.Name("Import-Progress-Id")!] = "short"
+            let invalid = try await client.execute(uri: "/imports/wordpress", method: .post, headers: headers, body: ByteBuffer(bytes: file))
+            #expect(invalid.status == .badRequest)
+        }
+    }
+
     @Test("query flags must be true or false")
     func flags() async throws {
         try await withTestServer { _, client in

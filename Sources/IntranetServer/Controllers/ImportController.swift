@@ -15,9 +15,12 @@ struct ImportController: Sendable {
     let cache: ResponseCache
     let metrics: ServerMetrics?
     let limit: Int
+    /// Imports in flight, named by their clients.
+    let board: ImportProgressBoard
 
     func addRoutes(to routes: inout RouteBook<AppRequestContext>) {
         routes.add(.post, "/imports/wordpress", importWordPress)
+        routes.add(.get, "/imports/progress/{id}", progress)
     }
 
     @Sendable func importWordPress(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -31,20 +34,44 @@ struct ImportController: Sendable {
         options.dryRun = try Self.flag("dryRun", in: request)
         options.includePrivate = try Self.flag("includePrivate", in: request)
         options.includePages = try Self.flag("includePages", in: request)
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
+        let declared = request.headers[.contentLength].flatMap(Int.init)
+        if let declared, declared > limit {
             throw APIError.contentTooLarge(limit: limit)
         }
+        let progressID = try request.headers[.importProgressID].map { id in
+            guard ImportProgressBoard.isValidID(id) else {
+                throw APIError.badRequest("\(HeaderName.importProgressID) must be 16 to 64 letters, digits and dashes (a UUID will do).")
+            }
+            guard board.begin(id, owner: admin.id, totalBytes: declared) else {
+                throw APIError(status: .conflict, detail: "An import named \(id) is already in flight; name each import afresh.")
+            }
+            return id
+        }
+        var succeeded = false
+        defer { progressID.map { board.end($0, stage: succeeded ? .finished : .failed) } }
 
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("intranet-import-\(UUID().uuidString).xml").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try await Self.spool(request.body, to: path, limit: limit)
+        try await Self.spool(request.body, to: path, limit: limit) { received in
+            progressID.map { id in board.update(id) { $0.bytesReceived = received } }
+        }
         let report: ImportReport
         do {
-            report = try await importer.run(path: path, options: options)
+            let board = self.board
+            report = try await importer.run(path: path, options: options) { progress in
+                progressID.map { id in
+                    board.update(id) {
+                        $0.stage = .importing
+                        $0.bytesParsed = progress.bytes
+                        $0.itemsRead = progress.items
+                    }
+                }
+            }
         } catch let error as WXRError {
             metrics?.importFinished(nil)
             throw APIError.badRequest("The file is not a WordPress export this server can import: \(error).")
         }
+        succeeded = true
         if !options.dryRun && report.created + report.updated + report.withdrawn > 0 {
             cache.invalidate()
         }
@@ -62,19 +89,38 @@ struct ImportController: Sendable {
         )
     }
 
+    /// How far the admin's import named `id` is (`Import-Progress-Id` on its upload).
+    @Sendable func progress(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let admin = try context.requireRole(.admin)
+        guard let id = context.parameters.get("id"), let status = board.status(id, for: admin.id) else {
+            throw APIError.notFound("No import of yours in flight has this id (an ended one is kept for a minute).")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Response(
+            status: .ok,
+            headers: [.contentType: MediaType.json, .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(status)))
+        )
+    }
+
     /// Writes the body to `path` as it arrives; 413 (and nothing kept) past `limit` bytes.
-    static func spool(_ body: Hummingbird.RequestBody, to path: String, limit: Int) async throws {
+    static func spool(
+        _ body: Hummingbird.RequestBody, to path: String, limit: Int, received: (Int) -> Void = { _ in }
+    ) async throws {
         guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
               let file = FileHandle(forWritingAtPath: path)
         else {
             throw APIError(status: .internalServerError, detail: "The server could not store the upload.")
         }
         defer { try? file.close() }
+        let receivedSoFar = received
         var received = 0
         for try await chunk in body {
             received += chunk.readableBytes
             guard received <= limit else { throw APIError.contentTooLarge(limit: limit) }
             try file.write(contentsOf: Data(chunk.readableBytesView))
+            receivedSoFar(received)
         }
     }
 

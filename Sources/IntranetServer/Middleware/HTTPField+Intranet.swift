@@ -9,4 +9,5 @@ extension HTTPField.Name {
     static let page = Self(HeaderName.page)!
     static let perPage = Self(HeaderName.perPage)!
     static let link = Self("Link")!
+    static let importProgressID = Self(HeaderName.importProgressID)!
 }

@@ -111,14 +111,15 @@ struct CommandSession: Sendable {
     /// - Parameters:
     ///   - subject: what the step is about, e.g. `user alice`.
     ///   - step: the SDK calls.
+    ///   - task: what needs the admin, for the message of a 403.
     func performAsAdmin<Result: Sendable>(
-        _ subject: String, _ step: () async throws -> Result
+        _ subject: String, task: String = "managing users", _ step: () async throws -> Result
     ) async throws -> Result {
         do {
             return try await step()
         } catch RepositoryError.forbidden(let details) {
             let detail = details.problem?.detail.map { ": \($0)" } ?? ""
-            throw TerminalFailure(.unauthorized, "managing users needs an admin's session (403\(detail))")
+            throw TerminalFailure(.unauthorized, "\(task) needs an admin's session (403\(detail))")
         } catch {
             throw TerminalFailure(error, server: serverURL, subject: subject)
         }

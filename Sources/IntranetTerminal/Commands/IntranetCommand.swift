@@ -32,7 +32,7 @@ public struct IntranetCommand: ParsableCommand {
             \(ExitStatus.helpText)
             """,
         subcommands: [
-            AnnouncementsCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, UsersCommand.self,
+            AnnouncementsCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, UsersCommand.self, ImportCommand.self,
         ])
 
     /// Creates the command (ArgumentParser fills it in).

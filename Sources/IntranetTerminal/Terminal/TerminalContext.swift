@@ -16,6 +16,8 @@ public struct TerminalContext: Sendable {
     public var isOutputTerminal: Bool
     /// Whether standard input is a terminal (so a person can confirm a deletion).
     public var isInputTerminal: Bool
+    /// Whether standard error is a terminal (so progress is drawn as a bar, not written as lines).
+    public var isErrorTerminal: Bool
     /// The output width in columns.
     public var width: Int
     /// The process environment (`INTRANET_SERVER`, `NO_COLOR`).
@@ -28,6 +30,7 @@ public struct TerminalContext: Sendable {
         io: any TerminalIO,
         isOutputTerminal: Bool = false,
         isInputTerminal: Bool = false,
+        isErrorTerminal: Bool = false,
         width: Int = TerminalSize.defaultWidth,
         environment: [String: String] = [:],
         makeTransport: @escaping @Sendable (URL) -> any Transport
@@ -35,6 +38,7 @@ public struct TerminalContext: Sendable {
         self.io = io
         self.isOutputTerminal = isOutputTerminal
         self.isInputTerminal = isInputTerminal
+        self.isErrorTerminal = isErrorTerminal
         self.width = width
         self.environment = environment
         self.makeTransport = makeTransport
@@ -48,6 +52,7 @@ public struct TerminalContext: Sendable {
             io: StandardTerminalIO(),
             isOutputTerminal: TerminalSize.isTerminal(STDOUT_FILENO),
             isInputTerminal: TerminalSize.isTerminal(STDIN_FILENO),
+            isErrorTerminal: TerminalSize.isTerminal(STDERR_FILENO),
             width: TerminalSize.columns(environment: environment),
             environment: environment,
             makeTransport: { URLSessionTransport(configuration: .init(baseURL: $0, timeout: 30, cachePolicy: .reloadIgnoringLocalCacheData)) })

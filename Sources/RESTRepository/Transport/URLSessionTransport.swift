@@ -78,7 +78,12 @@ public struct URLSessionTransport: Transport {
     ///   task was cancelled.
     public func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
         let urlRequest = try makeURLRequest(request, body: body)
-        let (data, urlResponse) = try await URLSessionTransport.perform(urlRequest, in: session)
+        let (data, urlResponse): (Data, URLResponse)
+        if let observer = UploadProgress.observer, let body = urlRequest.httpBody {
+            (data, urlResponse) = try await URLSessionTransport.upload(urlRequest, body: body, like: session, observer: observer)
+        } else {
+            (data, urlResponse) = try await URLSessionTransport.perform(urlRequest, in: session)
+        }
         guard let http = urlResponse as? HTTPURLResponse, let response = http.httpResponse else {
             throw URLError(.badServerResponse)
         }
@@ -117,6 +122,31 @@ public struct URLSessionTransport: Transport {
         return url
     }
 
+    /// Sends a request whose body's progress is observed: through a session of its own with
+    /// this transport's settings (upload progress reaches only a session's delegate).
+    private static func upload(
+        _ request: URLRequest, body: Data, like session: URLSession, observer: @escaping @Sendable (Int64, Int64) -> Void
+    ) async throws -> (Data, URLResponse) {
+        let delegate = UploadDelegate(observer: observer)
+        let configuration = session.configuration
+        if let idleTimeout = UploadProgress.idleTimeout {
+            configuration.timeoutIntervalForRequest = idleTimeout
+        }
+        let uploading = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        defer { uploading.finishTasksAndInvalidate() }
+        var request = request
+        request.httpBody = nil
+        let box = DataTaskBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                delegate.setContinuation(continuation)
+                box.start(uploading.uploadTask(with: request, from: body))
+            }
+        } onCancel: {
+            box.cancel()
+        }
+    }
+
     private static func perform(
         _ request: URLRequest, in session: URLSession
     ) async throws -> (Data, URLResponse) {
@@ -137,6 +167,48 @@ public struct URLSessionTransport: Transport {
             }
         } onCancel: {
             box.cancel()
+        }
+    }
+}
+
+/// Collects an observed upload's answer and reports its progress.
+private final class UploadDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let observer: @Sendable (Int64, Int64) -> Void
+    private let lock = NSLock()
+    private var received = Data()
+    private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+
+    init(observer: @escaping @Sendable (Int64, Int64) -> Void) {
+        self.observer = observer
+    }
+
+    func setContinuation(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
+        lock.withLock { self.continuation = continuation }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        observer(totalBytesSent, totalBytesExpectedToSend)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.withLock { received.append(data) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (continuation, data) = lock.withLock { () -> (CheckedContinuation<(Data, URLResponse), any Error>?, Data) in
+            defer { self.continuation = nil }
+            return (self.continuation, received)
+        }
+        if let error {
+            let cancelled = (error as? URLError)?.code == .cancelled
+            continuation?.resume(throwing: cancelled ? CancellationError() : error)
+        } else if let response = task.response {
+            continuation?.resume(returning: (data, response))
+        } else {
+            continuation?.resume(throwing: URLError(.badServerResponse))
         }
     }
 }
