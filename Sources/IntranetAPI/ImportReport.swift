@@ -91,8 +91,12 @@ public struct ImportReport: Codable, Sendable, Equatable {
 
 /// How far an import in flight is: the answer of `GET /imports/progress/{id}`.
 public struct ImportStatus: Codable, Sendable, Equatable {
+    /// The import's progress id, when the server says it (`POST /imports/progress`).
+    public var id: String?
     /// Where the import is.
     public enum Stage: String, Codable, Sendable {
+        /// Reserved; no upload has named it yet.
+        case waiting
         /// The upload is arriving.
         case receiving
         /// The export is being read and imported.
@@ -114,7 +118,8 @@ public struct ImportStatus: Codable, Sendable, Equatable {
     /// Items (posts, pages, attachments…) of the export read so far.
     public var itemsRead: Int
 
-    public init(stage: Stage, bytesReceived: Int, totalBytes: Int?, bytesParsed: Int, itemsRead: Int) {
+    public init(id: String? = nil, stage: Stage, bytesReceived: Int, totalBytes: Int?, bytesParsed: Int, itemsRead: Int) {
+        self.id = id
         self.stage = stage
         self.bytesReceived = bytesReceived
         self.totalBytes = totalBytes

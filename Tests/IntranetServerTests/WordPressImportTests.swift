@@ -251,31 +251,40 @@ struct WordPressImportTests {
         try expectSetting("IMPORT_MAX_BYTES", "lots", gives: nil, defaultValue: AppConfiguration.defaultImportMaxBytes) { $0.importMaxBytes }
     }
 
-    @Test("an import named with Import-Progress-Id can be followed by its admin, and the name is not reused")
+    @Test("a reserved progress id follows one import, read without a session; unknown, reused or malformed ids are refused")
     func progress() async throws {
         try await withTestServer { _, client in
             let file = try Self.fixture("harbour-2024.xml")
-            let id = "7d0c1f0e-5a0b-4c7e-9d1e-3f2a1b0c9d8e"
+            let reserved = try await client.send(.post, "/imports/progress", as: .admin)
+            #expect(reserved.status == .created)
+            let id = try #require(try reserved.object()["id"] as? String)
+            #expect(id.count == 32)
+            #expect(reserved.headers[.location] == "/imports/progress/\(id)")
+            #expect(try await client.send(.get, "/imports/progress/\(id)").object()["stage"] as? String == "waiting")
+            #expect(try await client.send(.post, "/imports/progress", as: .editor).status == .forbidden)
+
             var headers: HTTPFields = [.contentType: "application/xml", .authorization: "Bearer \(TestUser.admin.token)"]
             headers[HTTPField.Name("Import-Progress-Id")!] = id
             let answer = try await client.execute(uri: "/imports/wordpress", method: .post, headers: headers, body: ByteBuffer(bytes: file))
             #expect(answer.status == .ok)
 
-            let status = try await client.send(.get, "/imports/progress/\(id)", as: .admin)
+            let status = try await client.send(.get, "/imports/progress/\(id)", as: .anonymous)
             #expect(status.status == .ok)
             let body = try status.object()
             #expect(body["stage"] as? String == "finished")
             #expect(body["itemsRead"] as? Int == 19)
             #expect(body["bytesReceived"] as? Int == file.count)
             #expect(body["bytesParsed"] as? Int == file.count)
-            #expect(try await client.send(.get, "/imports/progress/\(id)", as: .editor).status == .forbidden)
-            #expect(try await client.send(.get, "/imports/progress/00000000-0000-0000-0000-000000000000", as: .admin).status == .notFound)
+            #expect(try await client.send(.get, "/imports/progress/0123456789abcdef0123456789abcdef").status == .notFound)
+            #expect(try await client.send(.get, "/imports/progress/not-an-id").status == .notFound)
 
             let reused = try await client.execute(uri: "/imports/wordpress", method: .post, headers: headers, body: ByteBuffer(bytes: file))
             #expect(reused.status == .conflict)
+            headers[HTTPField.Name("Import-Progress-Id")!] = "0123456789abcdef0123456789abcdef"
+            #expect(try await client.execute(uri: "/imports/wordpress", method: .post, headers: headers, body: ByteBuffer(bytes: file)).status == .conflict)
             headers[HTTPField.Name("Import-Progress-Id")!] = "short"
-            let invalid = try await client.execute(uri: "/imports/wordpress", method: .post, headers: headers, body: ByteBuffer(bytes: file))
-            #expect(invalid.status == .badRequest)
+            #expect(try await client.execute(uri: "/imports/wordpress", method: .post, headers: headers, body: ByteBuffer(bytes: file)).status == .badRequest)
+            #expect(try await client.send(.get, "/announcements", as: .admin).headers[.total] == "15", "only the first upload imported")
         }
     }
 

@@ -40,8 +40,8 @@ public struct ImportsRepository: Sendable {
     /// - Throws: ``RepositoryError``: `unauthorized` (no session), `forbidden` (not an admin),
     ///   `badRequest` (not an export the server can import), 413 (above the server's
     ///   `IMPORT_MAX_BYTES`).
-    /// - Parameter progressID: a fresh random name for this import (16 to 64 letters, digits and
-    ///   dashes; a UUID will do), with which ``progress(of:)`` follows it while this call waits.
+    /// - Parameter progressID: an id from ``reserveProgress()``, with which ``progress(of:)``
+    ///   follows this import while this call waits (one id per import).
     public func wordPress(
         export: Data, options: WordPressOptions = WordPressOptions(), progressID: String? = nil
     ) async throws -> ImportReport {
@@ -61,10 +61,25 @@ public struct ImportsRepository: Sendable {
         return try response.decode(ImportReport.self, using: Self.json)
     }
 
-    /// How far your import named `id` is (see ``wordPress(export:options:progressID:)``).
+    /// Reserves a progress id for the next import (admins only): pass it to
+    /// ``wordPress(export:options:progressID:)`` and ask ``progress(of:)`` while that call waits.
+    public func reserveProgress() async throws -> String {
+        var headers = HTTPFields()
+        headers[.accept] = "application/json"
+        let response = try await client.send(RESTRequest(.post, path: "/imports/progress", headerFields: headers))
+        let status = try response.decode(ImportStatus.self, using: Self.json)
+        guard let id = status.id else {
+            throw RepositoryError.undecodable(response.details, DecodingFailure(index: nil, codingPath: "id", reason: "missing"))
+        }
+        return id
+    }
+
+    /// How far the import with this progress id is (see ``reserveProgress()``). Needs no
+    /// session: the id is the key, and the server answers even while the import keeps its
+    /// database busy.
     ///
-    /// - Throws: ``RepositoryError`` `notFound` when no import of yours has this name (not
-    ///   started yet, or ended more than a minute ago).
+    /// - Throws: ``RepositoryError`` `notFound` for an id the server does not know (unused for
+    ///   ten minutes, or its import ended more than a minute ago).
     public func progress(of id: String) async throws -> ImportStatus {
         var headers = HTTPFields()
         headers[.accept] = "application/json"

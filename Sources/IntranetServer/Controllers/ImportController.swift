@@ -20,6 +20,7 @@ struct ImportController: Sendable {
 
     func addRoutes(to routes: inout RouteBook<AppRequestContext>) {
         routes.add(.post, "/imports/wordpress", importWordPress)
+        routes.add(.post, "/imports/progress", reserveProgress)
         routes.add(.get, "/imports/progress/{id}", progress)
     }
 
@@ -39,11 +40,13 @@ struct ImportController: Sendable {
             throw APIError.contentTooLarge(limit: limit)
         }
         let progressID = try request.headers[.importProgressID].map { id in
-            guard ImportProgressBoard.isValidID(id) else {
-                throw APIError.badRequest("\(HeaderName.importProgressID) must be 16 to 64 letters, digits and dashes (a UUID will do).")
+            guard ImportProgressBoard.isWellFormed(id) else {
+                throw APIError.badRequest("\(HeaderName.importProgressID) must be an id from POST /imports/progress (32 hexadecimal digits).")
             }
             guard board.begin(id, owner: admin.id, totalBytes: declared) else {
-                throw APIError(status: .conflict, detail: "An import named \(id) is already in flight; name each import afresh.")
+                throw APIError(
+                    status: .conflict,
+                    detail: "\(HeaderName.importProgressID) \(id) is not a reservation of yours waiting for an upload: reserve one for each import (POST /imports/progress).")
             }
             return id
         }
@@ -80,27 +83,36 @@ struct ImportController: Sendable {
             "site": "\(report.site)", "dryRun": "\(report.dryRun)", "created": "\(report.created)",
             "updated": "\(report.updated)", "unchanged": "\(report.unchanged)", "withdrawn": "\(report.withdrawn)",
         ])
+        return try Self.json(report, status: .ok)
+    }
+
+    /// Reserves a progress id for the admin's next import.
+    @Sendable func reserveProgress(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let admin = try context.requireRole(.admin)
+        guard let id = board.reserve(for: admin.id), var status = board.status(id) else {
+            throw APIError(status: .serviceUnavailable, detail: "Too many imports are being followed on this server; try again in a minute.")
+        }
+        status.id = id
+        var response = try Self.json(status, status: .created)
+        response.headers[.location] = ImportProgressBoard.pathPrefix + id
+        return response
+    }
+
+    /// How far the import with this progress id is; the id is the key (no session needed).
+    @Sendable func progress(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let id = context.parameters.get("id"), ImportProgressBoard.isWellFormed(id), let status = board.status(id) else {
+            throw APIError.notFound("No import has this progress id (an ended one is kept for a minute, an unused one ten).")
+        }
+        return try Self.json(status, status: .ok)
+    }
+
+    private static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Response(
-            status: .ok,
+            status: status,
             headers: [.contentType: MediaType.json, .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(report)))
-        )
-    }
-
-    /// How far the admin's import named `id` is (`Import-Progress-Id` on its upload).
-    @Sendable func progress(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let admin = try context.requireRole(.admin)
-        guard let id = context.parameters.get("id"), let status = board.status(id, for: admin.id) else {
-            throw APIError.notFound("No import of yours in flight has this id (an ended one is kept for a minute).")
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return Response(
-            status: .ok,
-            headers: [.contentType: MediaType.json, .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(status)))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value)))
         )
     }
 

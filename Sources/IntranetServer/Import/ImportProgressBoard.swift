@@ -2,20 +2,25 @@ import Foundation
 import IntranetAPI
 import Synchronization
 
-/// How far the imports in flight on this instance are, for `GET /imports/progress/{id}`.
+/// How far the imports on this instance are, for `GET /imports/progress/{id}`.
 ///
-/// The client names its import with a random id (`Import-Progress-Id` on the upload) and asks
-/// for it while the upload's answer is pending; only the admin who sent the import can read it.
-/// Entries are forgotten a minute after their import ends, and there are never more than
-/// ``capacity``.
+/// An admin reserves an id (`POST /imports/progress`: 128 random bits, made here), sends it
+/// with the upload (`Import-Progress-Id`), and reads the progress while the upload's answer is
+/// pending. The id is the key: reading needs no session, because on SQLite an import holds the
+/// database's one connection and a session check would wait for the import to end. A reserved
+/// id serves one upload, by the admin who reserved it; unused it is forgotten after ten
+/// minutes, used a minute after its import ends; there are never more than ``capacity``.
 final class ImportProgressBoard: Sendable {
     private struct Entry {
         var owner: Int
         var status: ImportStatus
-        var endedAt: Date?
+        var expiresAt: Date?
     }
 
+    /// The path before the id.
+    static let pathPrefix = "/imports/progress/"
     static let capacity = 256
+    static let reservationLifetime: TimeInterval = 600
     static let retention: TimeInterval = 60
 
     private let entries = Mutex<[String: Entry]>([:])
@@ -25,18 +30,38 @@ final class ImportProgressBoard: Sendable {
         self.now = now
     }
 
-    /// Whether `id` can name an import: 16 to 64 letters, digits and dashes.
-    static func isValidID(_ id: String) -> Bool {
-        (16...64).contains(id.utf8.count) && id.utf8.allSatisfy { $0 == 0x2D || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    /// Whether `id` looks like an id this board makes: 32 lower-case hexadecimal digits.
+    static func isWellFormed(_ id: String) -> Bool {
+        id.utf8.count == 32 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
-    /// Starts tracking an import; false when the id is taken or the board is full.
-    func begin(_ id: String, owner: Int, totalBytes: Int?) -> Bool {
+    /// A new id for `owner`'s next import, or `nil` when the board is full.
+    func reserve(for owner: Int) -> String? {
+        var generator = SystemRandomNumberGenerator()
+        let id = (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
         let time = now()
         return entries.withLock { entries in
-            entries = entries.filter { $0.value.endedAt.map { time.timeIntervalSince($0) < Self.retention } ?? true }
-            guard entries[id] == nil, entries.count < Self.capacity else { return false }
-            entries[id] = Entry(owner: owner, status: ImportStatus(stage: .receiving, bytesReceived: 0, totalBytes: totalBytes, bytesParsed: 0, itemsRead: 0))
+            entries = entries.filter { $0.value.expiresAt.map { time < $0 } ?? true }
+            guard entries.count < Self.capacity else { return nil }
+            entries[id] = Entry(
+                owner: owner,
+                status: ImportStatus(stage: .waiting, bytesReceived: 0, totalBytes: nil, bytesParsed: 0, itemsRead: 0),
+                expiresAt: time.addingTimeInterval(Self.reservationLifetime))
+            return id
+        }
+    }
+
+    /// Starts following the upload named `id`; false unless `owner` reserved it and it is unused.
+    func begin(_ id: String, owner: Int, totalBytes: Int?) -> Bool {
+        entries.withLock { entries in
+            guard let entry = entries[id], entry.owner == owner, entry.status.stage == .waiting else { return false }
+            entries[id] = Entry(
+                owner: owner,
+                status: ImportStatus(stage: .receiving, bytesReceived: 0, totalBytes: totalBytes, bytesParsed: 0, itemsRead: 0),
+                expiresAt: nil)
             return true
         }
     }
@@ -50,17 +75,18 @@ final class ImportProgressBoard: Sendable {
     }
 
     func end(_ id: String, stage: ImportStatus.Stage) {
-        let time = now()
+        let expiry = now().addingTimeInterval(Self.retention)
         entries.withLock { entries in
             entries[id]?.status.stage = stage
-            entries[id]?.endedAt = time
+            entries[id]?.expiresAt = expiry
         }
     }
 
-    /// The import's status, for its owner only.
-    func status(_ id: String, for user: Int) -> ImportStatus? {
-        entries.withLock { entries in
-            guard let entry = entries[id], entry.owner == user else { return nil }
+    /// The import's status, while it is kept.
+    func status(_ id: String) -> ImportStatus? {
+        let time = now()
+        return entries.withLock { entries in
+            guard let entry = entries[id], entry.expiresAt.map({ time < $0 }) ?? true else { return nil }
             return entry.status
         }
     }

@@ -14,6 +14,13 @@ struct AuthMiddleware: RouterMiddleware {
     /// Routes that never need a token and ignore one.
     static let openPaths: Set<String> = ["/login", "/health", "/openapi.json", "/metrics"]
 
+    /// Whether a path is open: one of ``openPaths``, or an import's progress, which its
+    /// unguessable id guards (so that it answers while an import holds SQLite's one connection,
+    /// which a session check would wait for).
+    static func isOpen(_ path: String) -> Bool {
+        openPaths.contains(path) || (path.hasPrefix(ImportProgressBoard.pathPrefix) && path.count > ImportProgressBoard.pathPrefix.count)
+    }
+
     let auth: AuthService
     let allowsAnonymousReading: Bool
 
@@ -24,12 +31,12 @@ struct AuthMiddleware: RouterMiddleware {
     ) async throws -> Response {
         // Checked in this order so the common case, a signed-out read, costs one header lookup.
         guard let header = request.headers[.authorization] else {
-            guard allowsAnonymousReading || Self.openPaths.contains(request.uri.path) else {
+            guard allowsAnonymousReading || Self.isOpen(request.uri.path) else {
                 throw AuthService.unauthorized("This server needs a sign-in for every request. POST /login gives a token.")
             }
             return try await next(request, context)
         }
-        if Self.openPaths.contains(request.uri.path) {
+        if Self.isOpen(request.uri.path) {
             return try await next(request, context)
         }
         guard let token = SessionToken.bearer(in: header) else {

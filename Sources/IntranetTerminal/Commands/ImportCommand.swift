@@ -60,12 +60,13 @@ struct ImportWordPressCommand: AsyncParsableCommand, TerminalCommand {
         let progress = ImportProgressDisplay(total: Int64(export.count), context: context)
         await progress.start(file: file)
         let options = ImportsRepository.WordPressOptions(dryRun: dryRun, includePrivate: includePrivate, includePages: includePages)
-        let progressID = UUID().uuidString
+        // A server that cannot follow imports still imports: then there is no import bar.
+        let progressID = try? await session.client.imports.reserveProgress()
         let report: ImportReport
         // Once the upload is sent, follow the server's import until its answer arrives.
         let follower = Task {
             await progress.waitForUpload()
-            while !Task.isCancelled {
+            while let progressID, !Task.isCancelled {
                 if let status = try? await session.client.imports.progress(of: progressID) {
                     await progress.importing(status)
                 }
@@ -174,7 +175,7 @@ final class ImportProgressDisplay: @unchecked Sendable {
                 lastQuarter = quarter
                 return true
             }
-            if announce { await context.io.writeError("imported \(status.itemsRead) items so far\n") }
+            if announce { await context.io.writeError("the server has read \(status.itemsRead) items\n") }
         }
     }
 
