@@ -38,6 +38,26 @@ struct MetricsTests {
         }
     }
 
+    @Test("imports through the API are counted: imported, dry runs, refused files, and the posts by outcome")
+    func imports() async throws {
+        try await withTestServer(configure: { $0.metricsToken = Self.token }) { _, client in
+            let export = try WordPressImportTests.fixture("harbour-2024.xml")
+            _ = try await WordPressImportTests.post(export, query: "?dryRun=true", client: client)
+            _ = try await WordPressImportTests.post(export, client: client)
+            _ = try await WordPressImportTests.post(export, client: client)
+            let refused = try await WordPressImportTests.post(Data("not xml".utf8), client: client)
+            #expect(refused.status == .badRequest)
+
+            let answer = try await client.send(.get, "/metrics", headers: [.authorization: "Bearer \(Self.token)"], as: .anonymous)
+            let values = Self.samples(answer.text)
+            #expect(values[#"intranet_imports_total{result="dry_run"}"#] == 1, "\(answer.text)")
+            #expect(values[#"intranet_imports_total{result="imported"}"#] == 2)
+            #expect(values[#"intranet_imports_total{result="failed"}"#] == 1)
+            #expect(values[#"intranet_imported_posts_total{outcome="created"}"#] == 9)
+            #expect(values[#"intranet_imported_posts_total{outcome="unchanged"}"#] == 9)
+        }
+    }
+
     @Test("only the metrics token opens it: none, a wrong one or a user's session token is 401")
     func protected() async throws {
         try await withTestServer(configure: { $0.metricsToken = Self.token }) { _, client in

@@ -196,7 +196,8 @@ final class ImportProgressDisplay: @unchecked Sendable {
             + "] \(percent)% " + detail
     }
 
+    /// `12.3 MB`, or `25 kB` below a megabyte.
     static func megabytes(_ bytes: Int64) -> String {
-        String(format: "%.1f MB", Double(bytes) / 1_000_000)
+        bytes < 1_000_000 ? String(format: "%.0f kB", Double(bytes) / 1_000) : String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
 }
