@@ -33,15 +33,19 @@ public struct ImportsRepository: Sendable {
     /// Imports a WordPress export (the WXR file WordPress writes) and answers the server's report.
     ///
     /// The export goes as it is (`application/xml`); the server reads it in one transaction, so a
-    /// malformed file imports nothing and fails with ``RepositoryError`` `badRequest` whose
-    /// problem detail names the line and column. To watch the upload, bind
-    /// ``UploadProgress/observer`` around the call.
+    /// malformed file imports nothing and fails with `RepositoryError.badRequest` whose problem
+    /// detail names the line and column. To watch the upload, bind `UploadProgress.observer`
+    /// around the call.
     ///
-    /// - Throws: ``RepositoryError``: `unauthorized` (no session), `forbidden` (not an admin),
+    /// - Parameters:
+    ///   - export: the file's bytes, as WordPress wrote them.
+    ///   - options: a dry run, private posts, pages.
+    ///   - progressID: an id from ``reserveProgress()``, with which ``progress(of:)`` follows
+    ///     this import while this call waits (one id per import).
+    /// - Returns: the server's report.
+    /// - Throws: `RepositoryError`: `unauthorized` (no session), `forbidden` (not an admin),
     ///   `badRequest` (not an export the server can import), 413 (above the server's
     ///   `IMPORT_MAX_BYTES`).
-    /// - Parameter progressID: an id from ``reserveProgress()``, with which ``progress(of:)``
-    ///   follows this import while this call waits (one id per import).
     public func wordPress(
         export: Data, options: WordPressOptions = WordPressOptions(), progressID: String? = nil
     ) async throws -> ImportReport {
@@ -63,6 +67,9 @@ public struct ImportsRepository: Sendable {
 
     /// Reserves a progress id for the next import (admins only): pass it to
     /// ``wordPress(export:options:progressID:)`` and ask ``progress(of:)`` while that call waits.
+    ///
+    /// - Returns: the id (32 hexadecimal digits).
+    /// - Throws: `RepositoryError`: `unauthorized`, `forbidden` (not an admin).
     public func reserveProgress() async throws -> String {
         var headers = HTTPFields()
         headers[.accept] = "application/json"
@@ -78,8 +85,10 @@ public struct ImportsRepository: Sendable {
     /// session: the id is the key, and the server answers even while the import keeps its
     /// database busy.
     ///
-    /// - Throws: ``RepositoryError`` `notFound` for an id the server does not know (unused for
-    ///   ten minutes, or its import ended more than a minute ago).
+    /// - Parameter id: the id from ``reserveProgress()``.
+    /// - Returns: where the import is, and how far.
+    /// - Throws: `RepositoryError.notFound` for an id the server does not know (unused for ten
+    ///   minutes, or its import ended more than a minute ago).
     public func progress(of id: String) async throws -> ImportStatus {
         var headers = HTTPFields()
         headers[.accept] = "application/json"
