@@ -36,7 +36,7 @@ enum WordPressContent {
             let tag = rest[afterOpen..<close]
             let name = String(tag.prefix { $0.isLetter || $0 == "_" }).lowercased()
             guard ["caption", "wp_caption", "embed", "video", "audio"].contains(name),
-                  open == rest.startIndex || rest[rest.index(before: open)] != "["
+                  !output.hasSuffix("[")
             else {
                 output += "["
                 rest = rest[afterOpen...]
