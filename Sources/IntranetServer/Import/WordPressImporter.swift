@@ -153,7 +153,10 @@ struct WordPressImporter {
         model.isRestricted = restricted
         try await model.create(on: database)
         let id = try model.requireID()
-        try await replaceReaders(of: id, with: readers, on: database)
+        if let readers, !readers.isEmpty {
+            // A new announcement has no grants to replace.
+            try await readers.map { ReaderGrantModel(announcementID: id, userID: $0) }.create(on: database)
+        }
         let source = ImportSourceModel(announcementID: id, site: report.site, postID: postID, fingerprint: fingerprint)
         try await source.create(on: database)
         sources[postID] = KnownSource(id: try source.requireID(), announcementID: id, fingerprint: fingerprint)
