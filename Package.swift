@@ -75,11 +75,14 @@ let package = Package(
             name: "RESTRepository",
             dependencies: [
                 "Spearal",
+                "CSQLite3",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // SQLite, for the SDK's response store (the server's SQLite comes with sqlite-nio).
+        .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(
             name: "RESTRepositoryTesting",
             dependencies: [
@@ -115,6 +118,7 @@ let package = Package(
                 "RESTRepository",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(name: "IntranetCLI", dependencies: ["IntranetTerminal"]),

@@ -12,7 +12,13 @@ guard let server = URL(string: serverText), server.scheme != nil else {
     FileHandle.standardError.write(Data("feed-demo: not a server URL: \(serverText)\n".utf8))
     exit(64)
 }
-let feed = AnnouncementFeed(repository: IntranetClient(baseURL: server).announcements, pageSize: 5)
+// What was read is kept in the user's cache directory, so the screen works offline too.
+let environment = ProcessInfo.processInfo.environment
+let caches = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+    ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
+let store = ResponseStore(fileURL: caches.appendingPathComponent("feed-demo/responses.sqlite"))
+let client = IntranetClient(baseURL: server, configuration: IntranetClientConfiguration(responseStore: store))
+let feed = AnnouncementFeed(repository: client.announcements, pageSize: 5)
 
 await FeedCommand.refresh.perform(on: feed)
 print(FeedScreen(await feed.snapshot).lines.joined(separator: "\n"))

@@ -47,7 +47,7 @@ public struct FeedScreen: Sendable, Equatable {
         rows = (snapshot.list.value ?? []).map {
             Row(id: $0.id, title: $0.title, isSelected: $0.id == snapshot.openedID)
         }
-        banner = snapshot.list.errorMessage
+        banner = snapshot.list.errorMessage ?? FeedScreen.banner(for: snapshot.listFreshness)
         isLoading = snapshot.list.isLoading
         showsLoadMore = snapshot.hasMore && !snapshot.list.isLoading
         guard snapshot.openedID != nil else {
@@ -62,5 +62,12 @@ public struct FeedScreen: Sendable, Equatable {
         case .idle, .loading:
             detail = .loading
         }
+    }
+
+    /// The banner for a list from the device's store: only when the server cannot be reached
+    /// (a list being refreshed shows "Loading…" instead).
+    static func banner(for freshness: Freshness) -> String? {
+        guard case .offline = freshness else { return nil }
+        return "Offline: showing the announcements kept on this device."
     }
 }

@@ -60,6 +60,7 @@ public struct IntranetClient: Sendable {
             cachePolicy: configuration.cachePolicy))
         var configuration = configuration
         configuration.logBaseURL = configuration.logBaseURL ?? baseURL
+        configuration.storeScope = configuration.storeScope ?? baseURL.absoluteString
         self.init(
             transport: transport, apiVersion: apiVersion, format: format, configuration: configuration,
             signingPathPrefix: IntranetRequestSigner.pathPrefix(for: baseURL))
@@ -102,7 +103,22 @@ public struct IntranetClient: Sendable {
         let middleware = configuration.middleware(
             for: apiVersion, credentials: credentials, signingPathPrefix: signingPathPrefix)
         let chain = MiddlewareTransport(transport, middleware: middleware)
-        let client = RESTClient(transport: chain, coder: format.bodyCoder)
+        var client = RESTClient(transport: chain, coder: format.bodyCoder)
+        client.responseObserver = configuration.responseObserver
+        if let store = configuration.responseStore {
+            let tokenProvider = configuration.tokenProvider
+            client.caching = ResponseCaching(
+                store: store, policy: configuration.storePolicy,
+                scope: configuration.storeScope ?? "default",
+                selection: "API \(apiVersion.rawValue), \(format.rawValue)",
+                partition: {
+                    if let tokenProvider {
+                        return StorePartition.of(token: try? await tokenProvider())
+                    }
+                    guard await credentials.currentToken() != nil else { return StorePartition.anonymous }
+                    return StorePartition.of(await credentials.session)
+                })
+        }
         restClient = client
         announcements = AnnouncementsRepository(client: client, apiVersion: apiVersion)
         session = SessionRepository(client: client, credentials: credentials)

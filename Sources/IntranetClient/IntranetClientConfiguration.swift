@@ -36,6 +36,21 @@ public struct IntranetClientConfiguration: Sendable {
     public var cachePolicy: URLRequest.CachePolicy
     /// More header fields for every request.
     public var headerFields: HTTPFields
+    /// Where answers are kept for reading offline and revalidating cheaply; `nil` (the
+    /// default) keeps nothing. Answers are filed per signed-in user, and signing out forgets
+    /// that user's answers.
+    public var responseStore: ResponseStore?
+    /// Where `GET` answers come from when ``responseStore`` is set (`networkFirst` by
+    /// default); override it per call with `StorePolicy.$current`.
+    public var storePolicy: StorePolicy
+    /// What tells this client's answers apart in a store shared with clients of other
+    /// servers: the base URL by default (a client made over a bare transport: `default`).
+    /// Answers of other API versions or formats are never served; a write forgets what it
+    /// changed for all of them.
+    public var storeScope: String?
+    /// Called with every successful answer a call returns, with its request, wherever it came
+    /// from (its `origin`): for a "last updated" label, or to record raw bodies.
+    public var responseObserver: (@Sendable (RESTRequest, RESTResponse) async -> Void)?
 
     /// Creates a configuration; every setting has a default: a session in memory, no signing,
     /// up to three attempts for idempotent requests answered 503 or 429 (none after a
@@ -53,6 +68,10 @@ public struct IntranetClientConfiguration: Sendable {
     ///   - headerFields: more header fields for every request.
     ///   - sessionStore: where the session is kept.
     ///   - signingKey: an app's id and secret to sign every request with.
+    ///   - responseStore: where answers are kept for reading offline (none by default).
+    ///   - storePolicy: where `GET` answers come from when there is a store.
+    ///   - storeScope: what tells this client's answers apart in a shared store.
+    ///   - responseObserver: called with every successful answer and its request.
     public init(
         tokenProvider: (@Sendable () async throws -> String?)? = nil,
         signer: (@Sendable (inout HTTPRequest, Data?) async throws -> Void)? = nil,
@@ -64,8 +83,16 @@ public struct IntranetClientConfiguration: Sendable {
         cachePolicy: URLRequest.CachePolicy = .reloadIgnoringLocalCacheData,
         headerFields: HTTPFields = [:],
         sessionStore: any SessionStore = InMemorySessionStore(),
-        signingKey: AppSigningKey? = nil
+        signingKey: AppSigningKey? = nil,
+        responseStore: ResponseStore? = nil,
+        storePolicy: StorePolicy = .networkFirst,
+        storeScope: String? = nil,
+        responseObserver: (@Sendable (RESTRequest, RESTResponse) async -> Void)? = nil
     ) {
+        self.responseStore = responseStore
+        self.storePolicy = storePolicy
+        self.storeScope = storeScope
+        self.responseObserver = responseObserver
         self.sessionStore = sessionStore
         self.signingKey = signingKey
         self.tokenProvider = tokenProvider

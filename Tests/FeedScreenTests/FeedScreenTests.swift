@@ -78,6 +78,24 @@ struct FeedScreenTests {
         #expect(screen.lines == ["! The server could not be reached. Check the connection and try again."])
     }
 
+    @Test("with a store, the list read before stays on screen offline under a banner")
+    func offlineWithStore() async throws {
+        let store = ResponseStore(fileURL: FileManager.default.temporaryDirectory
+            .appendingPathComponent("feed-screen-\(UUID().uuidString)/responses.sqlite"))
+        let online = IntranetClient(transport: Self.server(), apiVersion: .v2_0, configuration: IntranetClientConfiguration(responseStore: store))
+        await FeedCommand.refresh.perform(on: AnnouncementFeed(repository: online.announcements, pageSize: 2))
+
+        let offline = IntranetClient(
+            transport: MockTransport(script: [.failure(URLError(.cannotConnectToHost))]), apiVersion: .v2_0,
+            configuration: IntranetClientConfiguration(responseStore: store))
+        let feed = AnnouncementFeed(repository: offline.announcements, pageSize: 2)
+        await FeedCommand.refresh.perform(on: feed)
+
+        #expect(FeedScreen(await feed.snapshot).lines == [
+            "! Offline: showing the announcements kept on this device.", "  1. News 1", "  2. News 2", "  [m] Load more",
+        ])
+    }
+
     @Test("commands are read as a person types them", arguments: [
         ("r", FeedCommand.refresh), ("m", .loadMore), ("o 12", .open(12)), ("12", .open(12)), ("c", .close), ("q", .quit),
     ])

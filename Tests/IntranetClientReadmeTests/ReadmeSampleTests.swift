@@ -22,7 +22,7 @@ struct ReadmeSampleTests {
     @Test("every Swift block of the README section is compiled verbatim by this target")
     func readmeMatchesCompiledSample() throws {
         let readme = try Self.readmeText()
-        let samples = try ["ReadmeSample.swift", "ReadmeTestingSample.swift", "ReadmeSpearalSample.swift"].map {
+        let samples = try ["ReadmeSample.swift", "ReadmeTestingSample.swift", "ReadmeSpearalSample.swift", "ReadmeOfflineSample.swift"].map {
             try String(contentsOf: Self.packageRoot.appendingPathComponent("Tests/IntranetClientReadmeTests/ReadmeSamples/\($0)"), encoding: .utf8)
         }
 
@@ -30,7 +30,7 @@ struct ReadmeSampleTests {
             .compactMap { $0.components(separatedBy: "```").first }
             .filter { $0.contains("import ") }
 
-        #expect(blocks.count == 3)
+        #expect(blocks.count == 4)
         for block in blocks {
             #expect(samples.contains { $0.hasSuffix(block) }, "README block not compiled:\n\(block)")
         }
@@ -109,5 +109,23 @@ struct ReadmeSpearalSampleTests {
         #expect(sent.headerFields[.accept] == "application/spearal")
         #expect(sent.headerFields[values: HTTPField.Name("Spearal-PropertyFilter")!] == ["intranet.AnnouncementSummary#title"])
         #expect(makeSpearalIntranet(URL(fileURLWithPath: "/")).format == .spearal)
+    }
+}
+
+@Suite("README offline sample")
+struct ReadmeOfflineSampleTests {
+    @Test("the offline client keeps what it read, and storeOnly answers from it without a request")
+    func storedHeadlinesComeFromTheDevice() async throws {
+        let caches = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        let made = makeOfflineIntranet(try #require(URL(string: "http://127.0.0.1:1")), caches: caches)
+        #expect(made.restClient.caching?.policy == .networkFirst)
+        #expect(made.restClient.caching?.store.fileURL == caches.appendingPathComponent("intranet/responses.sqlite"))
+
+        let server = MockTransport(script: [.text(#"[{"id":1,"title":"Hello"}]"#, headerFields: [.eTag: "\"list-1\""])])
+        let store = ResponseStore(fileURL: caches.appendingPathComponent("sample.sqlite"))
+        let intranet = IntranetClient(transport: server, apiVersion: .v2_0, configuration: IntranetClientConfiguration(responseStore: store))
+        _ = try await intranet.announcements.read(page: 1, pageSize: 20)
+        #expect(try await storedHeadlines(intranet) == ["Hello"])
+        #expect(await server.requests.count == 1, "storeOnly sent nothing")
     }
 }

@@ -18,11 +18,19 @@ let liveTestPassword = "correct horse battery"
 /// Runs `body` against a freshly seeded intranet server listening on a free loopback port,
 /// with the accounts `admin` (id 1), `editor` (2) and `reader` (3), then shuts the server down.
 func withLiveServer(_ body: @Sendable (URL) async throws -> Void) async throws {
+    try await withStoppableLiveServer { url, _ in try await body(url) }
+}
+
+/// Runs `body` against a live server that `body` may stop (`await stop()`): from then on its
+/// port refuses connections, as a server out of reach does.
+func withStoppableLiveServer(_ body: @Sendable (URL, _ stop: @Sendable () async -> Void) async throws -> Void) async throws {
     var configuration = AppConfiguration()
     configuration.port = 0
     configuration.storage = .sqliteInMemory
     configuration.logLevel = .warning
     configuration.accessLog = nil
+    // Stopping waits at most this long for open connections (a client's idle keep-alive).
+    configuration.shutdownGrace = .seconds(1)
     configuration.passwordCost = 4
     let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
     let server = try await makeServer(configuration) { port in
@@ -34,16 +42,22 @@ func withLiveServer(_ body: @Sendable (URL) async throws -> Void) async throws {
     for (name, role) in [("admin", UserRole.admin), ("editor", .editor), ("reader", .reader)] {
         _ = try await accounts.createUser(username: name, displayName: name.capitalized, role: role, passwordHash: hash)
     }
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await server.application.runService() }
-        var iterator = ports.makeAsyncIterator()
-        let port = try #require(await iterator.next(), "the server did not start")
-        do {
-            try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
-        } catch {
-            group.cancelAll()
-            throw error
-        }
-        group.cancelAll()
+    let running = Task { try await server.application.runService() }
+    let stop: @Sendable () async -> Void = {
+        running.cancel()
+        _ = await running.result
     }
+    var iterator = ports.makeAsyncIterator()
+    guard let port = await iterator.next() else {
+        await stop()
+        Issue.record("the server did not start")
+        return
+    }
+    do {
+        try await body(try #require(URL(string: "http://127.0.0.1:\(port)")), stop)
+    } catch {
+        await stop()
+        throw error
+    }
+    await stop()
 }

@@ -25,6 +25,7 @@ struct RepositoryErrorTests {
         case .encodingFailed: "encodingFailed"
         case .missingETag: "missingETag"
         case .localStore: "localStore"
+        case .notStored: "notStored"
         }
     }
 

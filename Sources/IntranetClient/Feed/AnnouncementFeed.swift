@@ -20,6 +20,10 @@ public actor AnnouncementFeed {
     public private(set) var openedID: Int?
     /// Whether the server has more pages after those loaded.
     public private(set) var hasMore = false
+    /// How current the list is.
+    public private(set) var listFreshness = Freshness.fresh
+    /// How current the opened announcement is.
+    public private(set) var detailFreshness = Freshness.fresh
 
     private var loadedPages = 0
     private var observers: [UUID: AsyncStream<FeedSnapshot>.Continuation] = [:]
@@ -36,24 +40,44 @@ public actor AnnouncementFeed {
 
     /// The state now, in one value.
     public var snapshot: FeedSnapshot {
-        FeedSnapshot(list: list, detail: detail, openedID: openedID, hasMore: hasMore)
+        FeedSnapshot(
+            list: list, detail: detail, openedID: openedID, hasMore: hasMore,
+            listFreshness: listFreshness, detailFreshness: detailFreshness)
     }
 
     /// Loads the first page, replacing the list; the old list stays visible while loading.
     /// This is also "pull to refresh".
+    ///
+    /// With a response store (``IntranetClientConfiguration/responseStore``), a first refresh
+    /// shows the stored first page at once (``FeedSnapshot/listFreshness`` `.stale`), then the
+    /// server's; when the server cannot be reached the stored page stays, marked `.offline`.
     public func refresh() async {
         list = .loading(previous: list.value)
         publish()
+        if list.value == nil, hasStore,
+           let stored = try? await StorePolicy.$current.withValue(.storeOnly, operation: { try await firstPage() }) {
+            list = .loading(previous: stored.items)
+            hasMore = stored.hasNext
+            listFreshness = Freshness(stored.origin)
+            publish()
+        }
         do {
-            let page = try await repository.read(page: 1, pageSize: pageSize)
+            let page = try await firstPage()
             loadedPages = 1
             hasMore = page.hasNext
             list = .loaded(page.items)
+            listFreshness = Freshness(page.origin)
         } catch {
-            list = .failed(message: Self.message(for: error), previous: list.value)
+            list = .failed(message: message(for: error), previous: list.value)
         }
         publish()
     }
+
+    private func firstPage() async throws -> Page<AnnouncementSummary> {
+        try await repository.read(page: 1, pageSize: pageSize)
+    }
+
+    private var hasStore: Bool { repository.client.caching != nil }
 
     /// Loads the next page and appends it; does nothing when no page follows or one is loading.
     public func loadMore() async {
@@ -66,8 +90,11 @@ public actor AnnouncementFeed {
             loadedPages += 1
             hasMore = page.hasNext
             list = .loaded(shown + page.items)
+            if page.origin.isFromStore, !listFreshness.isStale {
+                listFreshness = Freshness(page.origin)
+            }
         } catch {
-            list = .failed(message: Self.message(for: error), previous: shown)
+            list = .failed(message: message(for: error), previous: shown)
         }
         publish()
     }
@@ -81,19 +108,25 @@ public actor AnnouncementFeed {
         openedID = summary.id
         if let announcement = Announcement(summary) {
             detail = .loaded(announcement)
+            detailFreshness = listFreshness
             publish()
             return
         }
         detail = .loading(previous: nil)
+        detailFreshness = .fresh
         publish()
         let result: LoadState<Announcement>
+        var freshness = Freshness.fresh
         do {
-            result = .loaded(try await repository.read(id: summary.id))
+            let read = try await repository.readVersioned(id: summary.id)
+            result = .loaded(read.value)
+            freshness = Freshness(read.origin)
         } catch {
-            result = .failed(message: Self.message(for: error), previous: nil)
+            result = .failed(message: message(for: error), previous: nil)
         }
         guard openedID == summary.id else { return }
         detail = result
+        detailFreshness = freshness
         publish()
     }
 
@@ -101,6 +134,7 @@ public actor AnnouncementFeed {
     public func close() {
         openedID = nil
         detail = .idle
+        detailFreshness = .fresh
         publish()
     }
 
@@ -127,7 +161,11 @@ public actor AnnouncementFeed {
         }
     }
 
-    private static func message(for error: any Error) -> String {
-        (error as? RepositoryError)?.userMessage ?? "Something went wrong: \(error)"
+    private func message(for error: any Error) -> String {
+        guard let error = error as? RepositoryError else { return "Something went wrong: \(error)" }
+        if hasStore, error.isUnreachable {
+            return "You are offline, and this has not been read on this device yet."
+        }
+        return error.userMessage
     }
 }

@@ -78,6 +78,11 @@ public struct SessionRepository: Repository {
                 server = .notRevoked(error as? RepositoryError ?? .transport(error))
             }
         }
+        // The signed-out user's stored answers go with the session (the next user of the
+        // device must not read them offline).
+        if let caching = client.caching {
+            caching.store.forget(partition: StorePartition.of(await credentials.session))
+        }
         do {
             // Only this token: a login that finished meanwhile on another task stays.
             try await credentials.signOut(ifToken: stored.token)

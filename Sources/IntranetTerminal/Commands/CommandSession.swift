@@ -14,6 +14,10 @@ struct CommandSession: Sendable {
     let client: IntranetClient
     /// Where `intranet login` keeps the session for this server (one 0600 file per server).
     let sessionStore: FileSessionStore
+    /// The answers kept on this machine, unless `--cache off` or no cache directory.
+    let responseStore: ResponseStore?
+    /// Notices about kept answers, written to standard error after each step.
+    let notices = StoreNotices()
 
     init(options: GlobalOptions, context: TerminalContext) throws {
         self.context = context
@@ -30,9 +34,33 @@ struct CommandSession: Sendable {
         // unreachable server is reported at once.
         sessionStore = FileSessionStore(
             serverURL: serverURL, directory: FileSessionStore.defaultDirectory(environment: context.environment))
+        let policy = try options.storePolicy()
+        responseStore = policy == nil ? nil : Self.openStore(context: context, notices: notices)
+        if policy == .storeOnly, responseStore == nil {
+            throw TerminalFailure.usage("--offline reads the answers kept in $XDG_CACHE_HOME/intranet or ~/.cache/intranet, but neither XDG_CACHE_HOME nor HOME is set")
+        }
+        if policy == .storeFirst, let responseStore {
+            PendingRevalidations.register(responseStore)
+        }
+        let (recorder, notices, server) = (recorder, notices, serverURL)
         let configuration = IntranetClientConfiguration(
             retryPolicy: nil, sessionStore: sessionStore,
-            signingKey: try options.signingKey(environment: context.environment))
+            signingKey: try options.signingKey(environment: context.environment),
+            responseStore: responseStore, storePolicy: policy ?? .networkFirst,
+            responseObserver: { request, response in
+                // The raw body of an answer from the store, for --output json and spearal.
+                if response.origin.source != .network {
+                    await recorder.record(.init(
+                        method: request.method.rawValue, path: request.pathWithQuery,
+                        status: response.head.status.code, body: response.body))
+                }
+                if response.origin.source == .storeWhileUnreachable {
+                    notices.add(StoreNotices.staleAnswer(response.origin, server: server))
+                }
+                for line in notices.take() {
+                    await io.writeError(line + "\n")
+                }
+            })
         client = IntranetClient(
             transport: transport, apiVersion: options.apiVersion.apiVersion,
             format: try options.wireFormat(environment: context.environment), configuration: configuration)
@@ -54,9 +82,32 @@ struct CommandSession: Sendable {
         do {
             return try await step()
         } catch {
+            await writeNotices()
             throw TerminalFailure(error, server: serverURL, subject: subject)
         }
     }
+
+    /// Writes the queued notices about kept answers to standard error.
+    func writeNotices() async {
+        for line in notices.take() {
+            await io.writeError(line + "\n")
+        }
+    }
+
+    /// Opens the store of kept answers in the cache directory (made 0700); `nil` when there is
+    /// no cache directory.
+    static func openStore(context: TerminalContext, notices: StoreNotices) -> ResponseStore? {
+        guard let directory = GlobalOptions.cacheDirectory(environment: context.environment) else {
+            return nil
+        }
+        let manager = FileManager.default
+        try? manager.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try? manager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
+        return ResponseStore(fileURL: directory.appendingPathComponent(Self.storeFileName), logger: notices.logger())
+    }
+
+    /// The store's file name in the cache directory.
+    static let storeFileName = "responses.sqlite"
 
     /// Writes a note to standard error when `--verbose` is on.
     func note(_ text: String) async {
@@ -121,6 +172,7 @@ struct CommandSession: Sendable {
             let detail = details.problem?.detail.map { ": \($0)" } ?? ""
             throw TerminalFailure(.unauthorized, "\(task) needs an admin's session (403\(detail))")
         } catch {
+            await writeNotices()
             throw TerminalFailure(error, server: serverURL, subject: subject)
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IntranetAPI
 import IntranetClient
+import RESTRepository
 
 /// The options every command takes: which server, which API version, which output format,
 /// whether to log requests, and which app signs them.
@@ -58,6 +59,34 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     @Option(help: ArgumentHelp("The format of bodies each way: json or spearal (default: $INTRANET_WIRE, else json).", valueName: "format"))
     public var wire: Wire?
+
+    /// Where answers come from: the network, this machine's store of earlier answers, or both.
+    public enum Cache: String, CaseIterable, ExpressibleByArgument, Sendable {
+        case networkFirst = "network-first"
+        case storeFirst = "store-first"
+        case networkOnly = "network-only"
+        case storeOnly = "store-only"
+        case off
+
+        /// The SDK's policy; `nil` for no store at all.
+        public var policy: StorePolicy? {
+            switch self {
+            case .networkFirst: .networkFirst
+            case .storeFirst: .storeFirst
+            case .networkOnly: .networkOnly
+            case .storeOnly: .storeOnly
+            case .off: nil
+            }
+        }
+    }
+
+    @Option(help: ArgumentHelp(
+        "Where answers come from: network-first (the default: earlier answers, kept in $XDG_CACHE_HOME/intranet, are shown only when the server cannot be reached), store-first, network-only, store-only, or off.",
+        valueName: "policy"))
+    public var cache: Cache?
+
+    @Flag(help: "Answer only from the answers kept on this machine (--cache store-only); exit 69 for something never read here.")
+    public var offline = false
 
     @Flag(name: .shortAndLong, help: "Log each request (method, URL, status, format and bytes each way) to standard error.")
     public var verbose = false
@@ -127,6 +156,31 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// - Parameter environment: the process environment.
     /// - Throws: a usage ``TerminalFailure`` when only one of the two is given (the message
     ///   never contains the secret).
+    /// The store policy asked for: `--offline`, `--cache`, or network-first; `nil` for `--cache off`.
+    ///
+    /// - Throws: a usage failure when `--offline` meets another `--cache`.
+    public func storePolicy() throws -> StorePolicy? {
+        if offline {
+            guard cache == nil || cache == .storeOnly else {
+                throw TerminalFailure.usage("--offline answers only from the store; leave out --cache \(cache?.rawValue ?? "")")
+            }
+            return .storeOnly
+        }
+        return (cache ?? .networkFirst).policy
+    }
+
+    /// Where kept answers live: `$XDG_CACHE_HOME/intranet`, or `~/.cache/intranet` when
+    /// `XDG_CACHE_HOME` is unset or not absolute; `nil` when neither it nor `HOME` is set.
+    ///
+    /// - Parameter environment: the environment to read.
+    public static func cacheDirectory(environment: [String: String]) -> URL? {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("intranet", isDirectory: true)
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/intranet", isDirectory: true)
+    }
+
     public func signingKey(environment: [String: String]) throws -> AppSigningKey? {
         func value(_ option: String?, _ variable: String) -> String? {
             (option ?? environment[variable]).flatMap { $0.isEmpty ? nil : $0 }

@@ -9,7 +9,8 @@ public struct IntranetCommand: ParsableCommand {
         abstract: "Read and edit the intranet's announcements, and manage its accounts, from a terminal.",
         discussion: """
             Every command takes --server URL (or $INTRANET_SERVER), --api-version 1.0|2.0, \
-            --output table|json|spearal, --wire json|spearal (or $INTRANET_WIRE) and --verbose; \
+            --output table|json|spearal, --wire json|spearal (or $INTRANET_WIRE), --cache and \
+            --offline (answers kept on this machine) and --verbose; \
             on a server that wants signed requests, \
             --app-id and --app-secret (or $INTRANET_APP_ID and $INTRANET_APP_SECRET) sign each one.
 
@@ -28,11 +29,13 @@ public struct IntranetCommand: ParsableCommand {
               intranet whoami
               intranet users create --username zoe --role editor
               intranet users set-role zoe admin
+              intranet announcements --offline           what was read here, without the network
+              intranet cache info
 
             \(ExitStatus.helpText)
             """,
         subcommands: [
-            AnnouncementsCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, UsersCommand.self, ImportCommand.self,
+            AnnouncementsCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, UsersCommand.self, ImportCommand.self, CacheCommand.self,
         ])
 
     /// Creates the command (ArgumentParser fills it in).

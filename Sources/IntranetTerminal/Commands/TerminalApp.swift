@@ -32,6 +32,7 @@ public enum TerminalApp {
         }
         do {
             try await runnable.execute(in: context)
+            await PendingRevalidations.drain()
             return ExitStatus.success.rawValue
         } catch let failure as TerminalFailure {
             await context.io.writeError(failure.description + "\n")

@@ -30,7 +30,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
           64  usage error: bad or missing arguments; delete without a terminal or --yes
           65  validation: the server rejected the input (each field's message is shown)
           66  not found: no announcement with that id, no user with that name
-          69  the server cannot be reached
+          69  the server cannot be reached (with --offline: never read on this machine)
           75  conflict: it changed since it was read; nothing was saved
           77  unauthorized: sign-in needed, not allowed, or unsigned (app signing)
         """

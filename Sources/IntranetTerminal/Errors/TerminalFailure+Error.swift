@@ -67,6 +67,8 @@ extension TerminalFailure {
             self.init(.failure, "the server's answer could not be read: \(failure)")
         case .encodingFailed(let reason):
             self.init(.failure, "the request could not be prepared: \(reason)")
+        case .notStored:
+            self.init(.unreachable, "\(subject) has not been read on this machine yet, so it cannot be shown offline")
         }
     }
 

@@ -44,6 +44,8 @@ extension RepositoryError {
             return "It was read without a version tag, so the change could not be guarded. Read it again and retry."
         case .localStore:
             return "Something could not be saved on this device."
+        case .notStored:
+            return "It has not been read on this device yet, so it cannot be shown offline."
         }
     }
 }
@@ -60,6 +62,7 @@ extension RepositoryError: CustomStringConvertible {
         case .undecodable(_, let failure): text += ": \(failure)"
         case .encodingFailed(let reason): text += ": \(reason)"
         case .localStore(let error): text += ": local store failed: \(error)"
+        case .notStored(let path): text += ": \(path) is not in the response store"
         default: text += ": \(userMessage)"
         }
         return text

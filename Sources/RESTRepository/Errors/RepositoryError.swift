@@ -47,6 +47,9 @@ public enum RepositoryError: Error, Sendable {
     /// A store on this device (the session store, say) failed; the request itself, if one
     /// was sent, succeeded or was not needed. The underlying error says why.
     case localStore(any Error)
+    /// ``StorePolicy/storeOnly`` asked for an answer the ``ResponseStore`` does not hold (it
+    /// was never read on this device, or was forgotten); nothing was sent.
+    case notStored(path: String)
 
     /// Classifies a response: `nil` for 2xx, otherwise the one case matching its status.
     ///
@@ -85,7 +88,7 @@ public enum RepositoryError: Error, Sendable {
         case .unprocessable(let details, _),
             .rateLimited(let details, _), .undecodable(let details, _):
             details
-        case .transport, .cancelled, .encodingFailed, .missingETag, .localStore:
+        case .transport, .cancelled, .encodingFailed, .missingETag, .localStore, .notStored:
             nil
         }
     }

@@ -9,12 +9,23 @@ public struct Page<Item: Sendable>: Sendable {
     /// The paging header fields of the response.
     public var info: PageInfo
 
+    /// Where the page came from: the server, or a ``ResponseStore`` (and how old it is).
+    public var origin: ResponseOrigin
+
     /// Creates a page.
-    public init(items: [Item], number: Int, size: Int, info: PageInfo) {
+    ///
+    /// - Parameters:
+    ///   - items: the items.
+    ///   - number: the 1-based page number.
+    ///   - size: the page size asked for.
+    ///   - info: the paging header fields.
+    ///   - origin: where it came from (the server, by default).
+    public init(items: [Item], number: Int, size: Int, info: PageInfo, origin: ResponseOrigin = .network) {
         self.items = items
         self.number = number
         self.size = size
         self.info = info
+        self.origin = origin
     }
 
     /// Whether a page follows this one.

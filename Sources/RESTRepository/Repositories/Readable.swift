@@ -58,7 +58,7 @@ extension Readable {
         let items = try response.decodeList(Item.self, using: client.coder)
         return Page(
             items: items, number: page, size: pageSize,
-            info: paging.pageInfo(from: response.headerFields))
+            info: paging.pageInfo(from: response.headerFields), origin: response.origin)
     }
 
     /// Every page of the list, fetched lazily as the sequence is iterated. (There is no bare

@@ -18,6 +18,12 @@ public struct RESTClient: Sendable {
     public var coder: any BodyCoder
     /// Query parameter names for paged reads.
     public var paging: PagingConvention
+    /// The response store and its policy, or `nil` (the default) for none: every request then
+    /// goes to the server.
+    public var caching: ResponseCaching?
+    /// Called with every successful answer ``send(_:)`` returns, with its request, wherever it
+    /// came from (``RESTResponse/origin``); `nil` by default.
+    public var responseObserver: (@Sendable (RESTRequest, RESTResponse) async -> Void)?
 
     /// Creates a client with any body format.
     ///
@@ -49,6 +55,9 @@ public struct RESTClient: Sendable {
 
     /// Sends a request and returns its response when the status is 2xx.
     ///
+    /// With ``caching`` set, a `GET` may be answered from the store, as its ``StorePolicy``
+    /// says (``RESTResponse/origin`` tells), and a write forgets what it may have changed.
+    ///
     /// - Throws: a ``RepositoryError``: ``RepositoryError/transport(_:)`` or
     ///   ``RepositoryError/cancelled`` when no response came, or the case matching the status.
     public func send(_ request: RESTRequest) async throws -> RESTResponse {
@@ -56,10 +65,33 @@ public struct RESTClient: Sendable {
         if let accept = coder.accept, request.headerFields[.accept] == nil {
             request.headerFields[.accept] = accept
         }
-        let head: HTTPResponse
-        let body: Data
+        let response = try await answer(request)
+        await responseObserver?(request, response)
+        return response
+    }
+
+    private func answer(_ request: RESTRequest) async throws -> RESTResponse {
+        if let caching {
+            if request.method == .get, !request.isConditional {
+                return try await sendThroughStore(request, caching: caching)
+            }
+            if request.method != .get, request.method != .head {
+                let (head, body) = try await transmit(request)
+                if head.status.kind == .successful || [404, 412].contains(head.status.code) {
+                    caching.store.invalidate(path: request.path, scope: caching.scope)
+                }
+                return try Self.checked(head, body)
+            }
+        }
+        let (head, body) = try await transmit(request)
+        return try Self.checked(head, body)
+    }
+
+    /// Sends a request as it is and returns whatever answer came, mapping only the failures
+    /// to get one.
+    func transmit(_ request: RESTRequest) async throws -> (HTTPResponse, Data) {
         do {
-            (head, body) = try await transport.send(request.httpRequest, body: request.body)
+            return try await transport.send(request.httpRequest, body: request.body)
         } catch let error as RepositoryError {
             throw error
         } catch is CancellationError {
@@ -67,6 +99,9 @@ public struct RESTClient: Sendable {
         } catch {
             throw Task.isCancelled ? RepositoryError.cancelled : RepositoryError.transport(error)
         }
+    }
+
+    private static func checked(_ head: HTTPResponse, _ body: Data) throws -> RESTResponse {
         if let error = RepositoryError(response: head, body: body) {
             throw error
         }
@@ -89,7 +124,7 @@ public struct RESTClient: Sendable {
         _ request: RESTRequest, as type: Value.Type = Value.self
     ) async throws -> Versioned<Value> {
         let response = try await send(request)
-        return Versioned(try response.decode(type, using: coder), etag: response.etag)
+        return Versioned(try response.decode(type, using: coder), etag: response.etag, origin: response.origin)
     }
 
     /// Sends a request and decodes the body as a list.

@@ -62,6 +62,12 @@ public struct RESTRequest: Sendable, Equatable {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 
+    /// Whether the request carries a condition of its own (`If-None-Match`,
+    /// `If-Modified-Since`, …); a store then leaves it alone.
+    public var isConditional: Bool {
+        [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange].contains { headerFields[$0] != nil }
+    }
+
     /// The swift-http-types request head for this request.
     public var httpRequest: HTTPRequest {
         HTTPRequest(

@@ -7,11 +7,19 @@ public struct RESTResponse: Sendable, Equatable {
     public var head: HTTPResponse
     /// The response body, empty when the server sent none.
     public var body: Data
+    /// Where the answer came from: the server, or a ``ResponseStore`` (and how old it is).
+    public var origin: ResponseOrigin
 
     /// Creates a response.
-    public init(head: HTTPResponse, body: Data) {
+    ///
+    /// - Parameters:
+    ///   - head: the response head.
+    ///   - body: the response body.
+    ///   - origin: where it came from (the server, by default).
+    public init(head: HTTPResponse, body: Data, origin: ResponseOrigin = .network) {
         self.head = head
         self.body = body
+        self.origin = origin
     }
 
     /// The response header fields.

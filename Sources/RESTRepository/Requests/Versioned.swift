@@ -11,10 +11,19 @@ public struct Versioned<Value: Sendable>: Sendable {
     /// The response's `ETag`, verbatim, or `nil` when the server sent none.
     public var etag: String?
 
+    /// Where the value came from: the server, or a ``ResponseStore`` (and how old it is).
+    public var origin: ResponseOrigin
+
     /// Creates a versioned value.
-    public init(_ value: Value, etag: String?) {
+    ///
+    /// - Parameters:
+    ///   - value: the value.
+    ///   - etag: its entity tag, verbatim, or `nil`.
+    ///   - origin: where it came from (the server, by default).
+    public init(_ value: Value, etag: String?, origin: ResponseOrigin = .network) {
         self.value = value
         self.etag = etag
+        self.origin = origin
     }
 
     /// A property of the value.

@@ -39,6 +39,11 @@ enum BuiltBinary {
         var variables = ProcessInfo.processInfo.environment
         variables["INTRANET_SERVER"] = nil
         variables["COLUMNS"] = "80"
+        // Each run keeps its answers apart from every other test's (servers on reused ports
+        // would otherwise revalidate another test's answers); tests of the store pass their own.
+        let ownCache = FileManager.default.temporaryDirectory.appendingPathComponent("intranet-cache-\(UUID().uuidString)")
+        variables["XDG_CACHE_HOME"] = ownCache.path
+        defer { try? FileManager.default.removeItem(at: ownCache) }
         let child = try ChildProcess(
             executable: executable, arguments: arguments,
             environment: variables.merging(environment) { _, new in new }, input: true, separateErrors: true)

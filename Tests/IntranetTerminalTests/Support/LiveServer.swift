@@ -20,6 +20,8 @@ struct LiveServer: Sendable {
     let url: URL
     /// Registers an app as `intranet-server apps create NAME` does; its id and secret.
     let registerApp: @Sendable (String) async throws -> (appID: String, secret: String)
+    /// Stops the server: from then on its port refuses connections, as an unreachable server's.
+    let stop: @Sendable () async -> Void
 }
 
 /// Runs `body` against a freshly seeded intranet server on a free loopback port (in-memory
@@ -38,6 +40,8 @@ func withLiveAccountServer<Result: Sendable>(
     configuration.storage = .sqliteInMemory
     configuration.logLevel = .warning
     configuration.accessLog = nil
+    // Stopping waits at most this long for open connections (a client's idle keep-alive).
+    configuration.shutdownGrace = .seconds(1)
     configuration.requiresSignature = requiringSignature
     let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
     let server = try await makeServer(configuration) { port in
@@ -53,18 +57,27 @@ func withLiveAccountServer<Result: Sendable>(
         username: LiveAdmin.username, displayName: "Ada Admin", role: .admin,
         passwordHash: try await hasher.hash(LiveAdmin.password))
     let registry = SigningAppRegistry(database: server.database.database)
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await server.application.runService() }
-        var iterator = ports.makeAsyncIterator()
-        let port = try #require(await iterator.next(), "the server did not start")
-        do {
-            let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
-            let result = try await body(LiveServer(url: url, registerApp: { try await registry.register(name: $0) }))
-            group.cancelAll()
-            return result
-        } catch {
-            group.cancelAll()
-            throw error
-        }
+    let running = Task { try await server.application.runService() }
+    let stop: @Sendable () async -> Void = {
+        running.cancel()
+        _ = await running.result
     }
+    var iterator = ports.makeAsyncIterator()
+    guard let port = await iterator.next() else {
+        await stop()
+        throw LiveServerFailure.didNotStart
+    }
+    do {
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        let result = try await body(LiveServer(url: url, registerApp: { try await registry.register(name: $0) }, stop: stop))
+        await stop()
+        return result
+    } catch {
+        await stop()
+        throw error
+    }
+}
+
+enum LiveServerFailure: Error {
+    case didNotStart
 }
