@@ -70,11 +70,13 @@ extension RESTClient {
             }
             return try await fetch(request, key: key, stored: nil, store: store)
         case .networkFirst:
-            let stored = store.response(for: key)
+            // Marked as used by the 304 or the new answer; or below, when shown offline.
+            let stored = store.response(for: key, markingUsed: false)
             do {
                 return try await fetch(request, key: key, stored: stored, store: store)
             } catch let error as RepositoryError where error.isUnreachable {
                 guard let stored else { throw error }
+                _ = store.response(for: key)
                 return stored.response(origin: ResponseOrigin(
                     source: .storeWhileUnreachable, confirmedAt: stored.confirmedAt, failure: error.userMessage))
             }

@@ -62,6 +62,12 @@ public final class ResponseStore: @unchecked Sendable {
     ///
     /// - Parameter key: the request's key.
     public func response(for key: StoreKey) -> StoredResponse? {
+        response(for: key, markingUsed: true)
+    }
+
+    /// The stored answer for `key`; `markingUsed: false` saves a write when the caller is about
+    /// to ``confirm(_:)`` or ``save(_:for:)`` it anyway.
+    func response(for key: StoreKey, markingUsed: Bool) -> StoredResponse? {
         withConnection(nil) { db in
             var found: StoredResponse?
             try db.query(
@@ -73,7 +79,7 @@ public final class ResponseStore: @unchecked Sendable {
                     body: row.blob(2), etag: row.text(3),
                     confirmedAt: Date(timeIntervalSince1970: row.real(4)))
             }
-            if found != nil {
+            if found != nil, markingUsed {
                 try db.query("UPDATE responses SET used_at = ? WHERE key = ?", [.real(Self.now()), .text(key.text)])
             }
             return found
@@ -118,7 +124,8 @@ public final class ResponseStore: @unchecked Sendable {
         }
     }
 
-    /// Records that the server confirmed the stored answer for `key` (a 304) just now.
+    /// Records that the server confirmed the stored answer for `key` (a 304) just now, which
+    /// also marks it as recently used.
     ///
     /// - Parameter key: the request's key.
     public func confirm(_ key: StoreKey) {
