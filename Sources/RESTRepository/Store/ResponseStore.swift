@@ -235,17 +235,24 @@ public final class ResponseStore: @unchecked Sendable {
     private func withConnection<Result>(_ fallback: Result, _ body: (SQLiteConnection) throws -> Result) -> Result {
         lock.lock()
         defer { lock.unlock() }
-        for attempt in 1...2 {
+        var damagedFileMovedAside = false
+        var busyRetries = 0
+        while true {
             do {
                 return try body(try openConnection())
-            } catch let error as SQLiteError where error.meansDamagedFile && attempt == 1 {
+            } catch let error as SQLiteError where error.meansDamagedFile && !damagedFileMovedAside {
+                damagedFileMovedAside = true
                 moveAside(because: error.description)
+            } catch let error as SQLiteError where error.meansBusy && busyRetries < 50 {
+                // Another process holds a lock SQLite would not wait for (a WAL recovery, a
+                // read turning into a write): try again shortly, up to about a second.
+                busyRetries += 1
+                usleep(20_000)
             } catch {
                 logger.warning("response store: \(error); the request goes on without the store", metadata: ["file": "\(fileURL.path)"])
                 return fallback
             }
         }
-        return fallback
     }
 
     private func openConnection() throws -> SQLiteConnection {
@@ -284,7 +291,12 @@ public final class ResponseStore: @unchecked Sendable {
     /// Checks the file's identity and schema version, creating the schema in a new file.
     private func prepare(_ db: SQLiteConnection) throws {
         db.setBusyTimeout(milliseconds: 5000)
-        try db.execute("PRAGMA journal_mode = WAL")
+        // Switching the journal takes an exclusive lock: only when the file is not in WAL yet.
+        var mode = ""
+        try db.query("PRAGMA journal_mode") { mode = $0.text(0) ?? "" }
+        if mode.lowercased() != "wal" {
+            try db.execute("PRAGMA journal_mode = WAL")
+        }
         try db.execute("PRAGMA synchronous = NORMAL")
         if let pageLimit {
             try db.execute("PRAGMA max_page_count = \(pageLimit)")

@@ -13,6 +13,11 @@ struct SQLiteError: Error, CustomStringConvertible {
     var meansDamagedFile: Bool {
         code == SQLITE_CORRUPT || code == SQLITE_NOTADB
     }
+
+    /// Whether another connection holds a lock (`SQLITE_BUSY`, `SQLITE_LOCKED`).
+    var meansBusy: Bool {
+        code == SQLITE_BUSY || code == SQLITE_LOCKED
+    }
 }
 
 /// One connection to an SQLite file, through the C API: just what the response store needs.
