@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // The wire contract shared by server and client.
@@ -59,8 +60,9 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
-            resources: [.copy("Resources/openapi.json")]
+            resources: [.copy("Resources/openapi.json"), .copy("Resources/web")]
         ),
         .executableTarget(
             name: "IntranetServerMain",
@@ -175,6 +177,7 @@ let package = Package(
         .testTarget(
             name: "IntranetEndToEndTests",
             dependencies: [
+                "ChildProcess",
                 "IntranetClient",
                 "Spearal",
                 "IntranetServer",

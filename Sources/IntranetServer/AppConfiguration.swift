@@ -35,6 +35,13 @@ public struct AppConfiguration: Sendable {
     public var importMaxBytes = defaultImportMaxBytes
     /// 256 MiB: real exports are tens of megabytes, and years of a busy site a few hundred.
     public static let defaultImportMaxBytes = 256 * 1024 * 1024
+    /// Hosts whose `https` pages may be embedded in announcement bodies (`<iframe>`), e.g.
+    /// `www.youtube-nocookie.com` (`EMBED_HOSTS`, comma-separated); empty (the default) removes
+    /// every `iframe`. Web pages allow frames from exactly these hosts.
+    public var embedHosts: Set<String> = []
+    /// Whether the web front end's cookies are marked `Secure` (`INTRANET_SECURE_COOKIES`):
+    /// set it when browsers reach the server over HTTPS (through a proxy, say).
+    public var secureCookies = false
     /// The server's log level; each request is logged at `debug`.
     public var logLevel = Logger.Level.info
     /// Whether signed-out callers may read unrestricted announcements.
@@ -90,7 +97,8 @@ public struct AppConfiguration: Sendable {
     /// `postgres://` URL, or `sqlite:PATH`), `DATABASE_POOL_SIZE`, `STALENESS_BOUND_MS`,
     /// `SHUTDOWN_GRACE_SECONDS`, `ACCESS_LOG`, `METRICS_TOKEN`, `LOG_LEVEL`, `MAX_BODY_SIZE`, `IMPORT_MAX_BYTES`,
     /// `INTRANET_ANONYMOUS_READ`, `INTRANET_REQUIRE_SIGNATURE` (`true`/`false`),
-    /// `INTRANET_SESSION_DAYS`.
+    /// `INTRANET_SESSION_DAYS`, `EMBED_HOSTS` (comma-separated host names),
+    /// `INTRANET_SECURE_COOKIES` (`true`/`false`).
     ///
     /// - Throws: ``ConfigurationError`` naming the variable that holds a bad value.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AppConfiguration {
@@ -109,6 +117,15 @@ public struct AppConfiguration: Sendable {
                 throw ConfigurationError(variable: "LOG_LEVEL", message: "must be one of trace, debug, info, notice, warning, error, critical")
             }
             configuration.logLevel = parsed
+        }
+        if let hosts = environment["EMBED_HOSTS"], !hosts.isEmpty {
+            configuration.embedHosts = try Self.embedHosts(hosts)
+        }
+        if let secure = environment["INTRANET_SECURE_COOKIES"], !secure.isEmpty {
+            guard let value = Bool(secure.lowercased()) else {
+                throw ConfigurationError(variable: "INTRANET_SECURE_COOKIES", message: "must be true or false")
+            }
+            configuration.secureCookies = value
         }
         if let size = environment["MAX_BODY_SIZE"], !size.isEmpty {
             guard let bytes = Int(size), bytes > 0 else {
@@ -226,5 +243,24 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
             throw ConfigurationError(variable: variable, message: "must be a port number from 0 to 65535, not '\(text)'")
         }
         return port
+    }
+}
+
+extension AppConfiguration {
+    /// The host names of `EMBED_HOSTS`: letters, digits, dots and hyphens only, at most 50.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the first bad entry.
+    static func embedHosts(_ text: String) throws -> Set<String> {
+        let hosts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        for host in hosts {
+            let allowed = host.utf8.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+            guard allowed, host.contains("."), host.count <= 253, !host.hasPrefix("."), !host.hasSuffix(".") else {
+                throw ConfigurationError(variable: "EMBED_HOSTS", message: "must be host names separated by commas, e.g. www.youtube-nocookie.com; '\(host.prefix(60))' is not one")
+            }
+        }
+        guard hosts.count <= 50 else {
+            throw ConfigurationError(variable: "EMBED_HOSTS", message: "may name at most 50 hosts")
+        }
+        return Set(hosts)
     }
 }

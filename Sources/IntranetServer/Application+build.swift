@@ -1,4 +1,5 @@
 import Hummingbird
+import IntranetHTML
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -116,6 +117,14 @@ func makeServer(
         changeFeed = feed
     }
     let hasher = PasswordHasher(cost: configuration.passwordCost)
+    let sanitizer = HTMLSanitizer(embedHosts: configuration.embedHosts)
+    let templates: WebTemplates
+    do {
+        templates = try await WebTemplates.load()
+    } catch {
+        await database.close()
+        throw error
+    }
     var auth = AuthService(accounts: accounts, hasher: hasher, sessionLifetime: configuration.sessionLifetime, now: configuration.now)
     auth.metrics = metrics
     if userCount == 0 {
@@ -133,14 +142,23 @@ func makeServer(
     AnnouncementController(
         repository: repository,
         cache: cache,
+        sanitizer: sanitizer,
         maxBodySize: configuration.maxBodySize
     ).addRoutes(to: &announcementRoutes)
     SessionController(auth: auth, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
     UserController(accounts: accounts, hasher: hasher, cache: cache, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
     ImportController(
-        importer: WordPressImporter(database: database.database), cache: cache, metrics: metrics, limit: configuration.importMaxBytes,
+        importer: WordPressImporter(database: database.database, sanitizer: sanitizer), cache: cache, metrics: metrics, limit: configuration.importMaxBytes,
         board: ImportProgressBoard(now: configuration.now)
     ).addRoutes(to: &announcementRoutes)
+
+    var webRoutes = RouteBook<AppRequestContext>()
+    let web = WebController(
+        repository: repository, accounts: accounts, auth: auth, hasher: hasher, cache: cache, templates: templates,
+        sanitizer: sanitizer, maxBodySize: configuration.maxBodySize, secureCookies: configuration.secureCookies)
+    web.addRoutes(to: &webRoutes)
+    let webRouter = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    webRoutes.register(on: webRouter)
 
     let books = [serviceRoutes, announcementRoutes]
     let routeTemplate: @Sendable (String) -> String = { path in
@@ -149,6 +167,11 @@ func makeServer(
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     let accessLog = configuration.accessLog.map { AccessLog(format: $0, output: configuration.accessLogOutput) }
     router.add(middleware: ProblemMiddleware(maxBodySize: configuration.maxBodySize, accessLog: accessLog, metrics: metrics))
+    router.add(middleware: WebMiddleware(
+        web: webRoutes, api: books, responder: webRouter.buildResponder(), templates: templates, repository: repository,
+        identity: { try await web.identity($0) },
+        contentSecurityPolicy: WebMiddleware.contentSecurityPolicy(embedHosts: configuration.embedHosts),
+        maxBodySize: configuration.maxBodySize))
     router.add(middleware: UnservedMethodMiddleware(books: books))
     if configuration.requiresSignature {
         router.add(middleware: SignatureMiddleware(

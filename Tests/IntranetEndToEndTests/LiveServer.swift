@@ -1,3 +1,5 @@
+import ChildProcess
+import Synchronization
 import Foundation
 import Logging
 import IntranetAPI
@@ -43,12 +45,20 @@ func withStoppableLiveServer(_ body: @Sendable (URL, _ stop: @Sendable () async 
         _ = try await accounts.createUser(username: name, displayName: name.capitalized, role: role, passwordHash: hash)
     }
     let running = Task { try await server.application.runService() }
+    var iterator = ports.makeAsyncIterator()
+    let port = await iterator.next()
+    // Once stopped, the port stays bound (refusing connections) until the test ends, so no
+    // other test's server can answer in its place.
+    let hold = Mutex<PortHold?>(nil)
     let stop: @Sendable () async -> Void = {
         running.cancel()
         _ = await running.result
+        guard let port, hold.withLock({ $0 == nil }) else { return }
+        let claimed = PortHold(port: port)
+        if claimed == nil { Issue.record("port \(port) was taken by another socket as soon as the server stopped") }
+        hold.withLock { $0 = claimed }
     }
-    var iterator = ports.makeAsyncIterator()
-    guard let port = await iterator.next() else {
+    guard let port else {
         await stop()
         Issue.record("the server did not start")
         return

@@ -1,4 +1,5 @@
 import Foundation
+import IntranetHTML
 import IntranetAPI
 import Logging
 
@@ -8,6 +9,8 @@ public struct AdminConsole: Sendable {
     private let database: DatabaseService
     private let accounts: FluentAccountRepository
     private let hasher: PasswordHasher
+    /// What imported bodies go through (`EMBED_HOSTS` decides which embeds stay).
+    private let sanitizer: HTMLSanitizer
 
     /// Opens (and migrates) the configured database.
     ///
@@ -25,7 +28,8 @@ public struct AdminConsole: Sendable {
         return AdminConsole(
             database: database,
             accounts: FluentAccountRepository(database: database.database),
-            hasher: PasswordHasher(cost: configuration.passwordCost)
+            hasher: PasswordHasher(cost: configuration.passwordCost),
+            sanitizer: HTMLSanitizer(embedHosts: configuration.embedHosts)
         )
     }
 
@@ -101,7 +105,7 @@ public struct AdminConsole: Sendable {
             throw AdminError("--include-private needs --owner USERNAME, the admin the private posts are restricted to")
         }
         do {
-            return try await WordPressImporter(database: database.database).run(path: path, options: options, progress: progress)
+            return try await WordPressImporter(database: database.database, sanitizer: sanitizer).run(path: path, options: options, progress: progress)
         } catch let error as WXRError {
             throw AdminError("\(path): \(error)")
         }

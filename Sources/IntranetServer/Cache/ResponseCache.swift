@@ -155,3 +155,28 @@ final class ResponseCache: Sendable {
         state.withLockedValue { $0.publicAnswerHits }
     }
 }
+
+extension ResponseCache {
+    /// The cached answer for `key`, or a fresh one built and cached.
+    ///
+    /// Where this instance's memory is not trusted on its own (PostgreSQL without a live
+    /// change feed), the database's revision is read first and a newer one empties the cache.
+    /// An answer built while a write happened is not kept.
+    ///
+    /// - Parameters:
+    ///   - key: what tells this answer from every other.
+    ///   - revision: reads the database's revision.
+    ///   - build: builds the answer.
+    func answer(
+        for key: String, revision: () async throws -> Int64, build: () async throws -> CachedResponse
+    ) async throws -> CachedResponse {
+        if needsRevisionCheck {
+            synchronize(withDatabaseRevision: try await revision())
+        }
+        let (entry, generation) = lookup(key)
+        if let entry { return entry }
+        let fresh = try await build()
+        store(fresh, for: key, ifStillAt: generation)
+        return fresh
+    }
+}

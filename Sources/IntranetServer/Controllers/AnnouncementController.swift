@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import IntranetAPI
+import IntranetHTML
 import NIOCore
 
 /// Serves `/announcements` for every API version: the negotiated version picks the DTO, not a
@@ -9,6 +10,8 @@ import NIOCore
 struct AnnouncementController: Sendable {
     let repository: any AnnouncementRepository
     let cache: ResponseCache
+    /// What every body written goes through (with the embeds the admin allows).
+    let sanitizer: HTMLSanitizer
     /// The largest request body accepted, in bytes.
     let maxBodySize: Int
 
@@ -61,15 +64,11 @@ struct AnnouncementController: Sendable {
         for visibility: Visibility,
         build: () async throws -> CachedResponse
     ) async throws -> CachedResponse {
-        if cache.needsRevisionCheck {
-            cache.synchronize(withDatabaseRevision: try await repository.currentRevision())
+        try await cache.answer(for: key, revision: { try await repository.currentRevision() }) {
+            var fresh = try await build()
+            fresh.headers[.cacheControl] = visibility == .unrestricted ? "public, no-cache" : "private, no-cache"
+            return fresh
         }
-        let (entry, generation) = cache.lookup(key)
-        if let entry { return entry }
-        var fresh = try await build()
-        fresh.headers[.cacheControl] = visibility == .unrestricted ? "public, no-cache" : "private, no-cache"
-        cache.store(fresh, for: key, ifStillAt: generation)
-        return fresh
     }
 
     // MARK: Writes
@@ -78,7 +77,7 @@ struct AnnouncementController: Sendable {
         _ = try context.requireRole(.editor)
         let representation = try Representation(request, context: context, primary: .announcement)
         let json = try await RequestBody.value(of: request, limit: maxBodySize, allowsMergePatch: false)
-        let content = try AnnouncementInput.draft(from: json)(nil)
+        let content = try AnnouncementInput.draft(from: json, sanitizer: sanitizer)(nil)
         let created = try await repository.create(content)
         cache.invalidate()
         var entry = try AnnouncementRepresentation.detail(created, as: representation, showsReaders: true)
@@ -91,7 +90,7 @@ struct AnnouncementController: Sendable {
         try await requireEditor(of: id, context: context)
         let representation = try Representation(request, context: context, primary: .announcement)
         let json = try await RequestBody.value(of: request, limit: maxBodySize, allowsMergePatch: false)
-        let replacement = try AnnouncementInput.draft(from: json)
+        let replacement = try AnnouncementInput.draft(from: json, sanitizer: sanitizer)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
         let updated = try await repository.update(id: id, precondition: precondition) { current in replacement(current) }
         cache.invalidate()
@@ -104,7 +103,7 @@ struct AnnouncementController: Sendable {
         let representation = try Representation(request, context: context, primary: .announcement)
         // A Spearal body is a partial object: the same merge as JSON Merge Patch.
         let json = try await RequestBody.value(of: request, limit: maxBodySize, allowsMergePatch: true)
-        let merge = try AnnouncementInput.mergePatch(from: json)
+        let merge = try AnnouncementInput.mergePatch(from: json, sanitizer: sanitizer)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
         let updated = try await repository.update(id: id, precondition: precondition, change: merge)
         cache.invalidate()

@@ -61,6 +61,22 @@ struct RouteBook<Context: RequestContext> {
 
     /// The methods served at the registered path that `requestPath` falls under, or `nil` when
     /// no route has such a path.
+    /// Whether a route of this book serves `method` (`HEAD` as `GET`) at `requestPath`.
+    func serves(_ method: HTTPRequest.Method, at requestPath: String) -> Bool {
+        let method = method == .head ? .get : method
+        return routes.contains { $0.method == method && Self.template($0.path, matches: requestPath) }
+    }
+
+    /// Whether `template` (`/announcements/{id}`) matches `requestPath` (`/announcements/7`).
+    private static func template(_ template: String, matches requestPath: String) -> Bool {
+        let segments = requestPath.split(separator: "/", omittingEmptySubsequences: true)
+        let parts = template.split(separator: "/", omittingEmptySubsequences: true)
+        return parts.count == segments.count
+            && zip(parts, segments).allSatisfy { part, segment in
+                (part.hasPrefix("{") && part.hasSuffix("}")) || part == segment
+            }
+    }
+
     func methods(servingRequestPath requestPath: String) -> [HTTPRequest.Method]? {
         template(servingRequestPath: requestPath).map { methods(servedAt: $0) }
     }
@@ -68,21 +84,10 @@ struct RouteBook<Context: RequestContext> {
     /// The registered path (`/announcements/{id}`) that `requestPath` falls under (`{name}`
     /// matches any one segment), if any.
     func template(servingRequestPath requestPath: String) -> String? {
-        let segments = requestPath.split(separator: "/", omittingEmptySubsequences: true)
-        return routes.map(\.path).first { template in
-            let parts = template.split(separator: "/", omittingEmptySubsequences: true)
-            return parts.count == segments.count
-                && zip(parts, segments).allSatisfy { part, segment in
-                    (part.hasPrefix("{") && part.hasSuffix("}")) || part == segment
-                }
-        }
+        routes.map(\.path).first { Self.template($0, matches: requestPath) }
     }
 }
 
-/// Answers a request whose method is none of ``RouteBook/standardMethods`` (`TRACE`,
-/// `PROPFIND`, `PURGE`…) with 405 and `Allow` when its path is one the API serves, as HTTP
-/// asks; an unknown path stays 404. (A method the HTTP parser does not know at all never gets
-/// here: the connection answers 400 and closes.)
 struct UnservedMethodMiddleware<Context: RequestContext>: RouterMiddleware {
     let books: [RouteBook<Context>]
 

@@ -38,6 +38,8 @@ public struct ImportProgress: Sendable, Equatable {
 /// a newer export of the same site updates what changed.
 struct WordPressImporter {
     let database: any Database
+    /// What every body goes through (with the embeds the admin allows).
+    var sanitizer: HTMLSanitizer = .bodies
     /// The time given to posts whose export has no date.
     var now: @Sendable () -> Date = { Date() }
 
@@ -258,7 +260,7 @@ struct WordPressImporter {
 
     /// The announcement a post becomes, noting in `report` what had to be changed.
     func convert(_ item: WXRItem, postID: Int, report: inout ImportReport) -> Converted {
-        let sanitized = HTMLSanitizer.bodies.sanitize(WordPressContent.readerHTML(item.content))
+        let sanitized = sanitizer.sanitize(WordPressContent.readerHTML(item.content))
         if sanitized.removals > 0 { report.bodiesCleaned += 1 }
         let body = sanitized.html.trimmingCharacters(in: .whitespacesAndNewlines)
 

@@ -12,11 +12,11 @@ enum AnnouncementInput {
     /// The content of a `POST` or `PUT`, applied to the current announcement (`nil` for a new
     /// one): `title` is required; an absent `body` means `null`; absent `readers` stay as they
     /// are (everyone, for a new announcement), so clients that predate them never change them.
-    static func draft(from json: JSONValue) throws -> @Sendable (StoredAnnouncement?) -> AnnouncementContent {
+    static func draft(from json: JSONValue, sanitizer: HTMLSanitizer = .bodies) throws -> @Sendable (StoredAnnouncement?) -> AnnouncementContent {
         let object = try requireObject(json)
         var errors: [Problem.FieldError] = []
         let title = title(object["title"], errors: &errors)
-        let body = body(object["body"], errors: &errors)
+        let body = body(object["body"], sanitizer: sanitizer, errors: &errors)
         let setsReaders = object["readers"] != nil
         let readers = readers(object["readers"], errors: &errors)
         guard errors.isEmpty, let title else { throw APIError.validation(errors) }
@@ -29,12 +29,12 @@ enum AnnouncementInput {
     /// their value, a `null` body clears it, a `null` title is refused.
     ///
     /// The patch is validated before the current value is read, so a bad patch changes nothing.
-    static func mergePatch(from json: JSONValue) throws -> @Sendable (StoredAnnouncement) -> AnnouncementContent {
+    static func mergePatch(from json: JSONValue, sanitizer: HTMLSanitizer = .bodies) throws -> @Sendable (StoredAnnouncement) -> AnnouncementContent {
         let object = try requireObject(json)
         var errors: [Problem.FieldError] = []
         let title = object["title"] == nil ? nil : title(object["title"], errors: &errors)
         let setsBody = object["body"] != nil
-        let body = body(object["body"], errors: &errors)
+        let body = body(object["body"], sanitizer: sanitizer, errors: &errors)
         let setsReaders = object["readers"] != nil
         let readers = readers(object["readers"], errors: &errors)
         guard errors.isEmpty else { throw APIError.validation(errors) }
@@ -77,7 +77,7 @@ enum AnnouncementInput {
     }
 
     /// The body (`nil` for absent or `null`), recording why it is unusable when it is.
-    private static func body(_ value: JSONValue?, errors: inout [Problem.FieldError]) -> String? {
+    private static func body(_ value: JSONValue?, sanitizer: HTMLSanitizer, errors: inout [Problem.FieldError]) -> String? {
         switch value {
         case nil, .null?:
             return nil
@@ -88,7 +88,7 @@ enum AnnouncementInput {
             }
             // Stored only as the sanitiser writes it, so that a body read back is always safe
             // to put in a web page; escaping may lengthen it, so the limit is checked again.
-            let safe = HTMLSanitizer.bodies.sanitize(text).html
+            let safe = sanitizer.sanitize(text).html
             if let problem = AnnouncementRules.bodyProblem(safe) {
                 errors.append(Problem.FieldError(field: "body", message: problem + " once sanitised"))
             }

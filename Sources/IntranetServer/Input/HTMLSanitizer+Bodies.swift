@@ -1,7 +1,7 @@
 import IntranetHTML
 
 extension HTMLSanitizer {
-    /// The sanitiser every announcement body goes through before it is stored (written by an
-    /// editor or imported). No host may be embedded yet: every `iframe` is removed.
+    /// The sanitiser with no embeds allowed: every `iframe` is removed. The server uses one
+    /// built from `EMBED_HOSTS` (``AppConfiguration/embedHosts``) instead.
     static let bodies = HTMLSanitizer()
 }

@@ -31,6 +31,12 @@ struct AuthMiddleware: RouterMiddleware {
     ) async throws -> Response {
         // Checked in this order so the common case, a signed-out read, costs one header lookup.
         guard let header = request.headers[.authorization] else {
+            // A browser's session cookie counts only with the CSRF token its pages carry, so a
+            // page of another site cannot act through the API as the signed-in user.
+            if let csrf = request.headers[.csrfToken], let token = request.cookies[WebCookies.session]?.value,
+               WebCookies.constantTimeEqual(csrf, WebCookies.csrfToken(forSession: token)) {
+                return try await next(request, try await signedIn(context, token: token))
+            }
             guard allowsAnonymousReading || Self.isOpen(request.uri.path) else {
                 throw AuthService.unauthorized("This server needs a sign-in for every request. POST /login gives a token.")
             }
@@ -42,11 +48,24 @@ struct AuthMiddleware: RouterMiddleware {
         guard let token = SessionToken.bearer(in: header) else {
             throw AuthService.unauthorized("Send the token as Authorization: Bearer <token>.", invalidToken: true)
         }
+        return try await next(request, try await signedIn(context, token: token))
+    }
+
+    /// `context` with the user of session `token`.
+    ///
+    /// - Throws: 401 when the token is unknown, expired or revoked.
+    private func signedIn(_ context: Context, token: String) async throws -> Context {
         var context = context
         let user = try await auth.user(forToken: token).api
         context.user = user
         context.bearerToken = token
         context.accessNote.userID = user.id
-        return try await next(request, context)
+        return context
     }
+}
+
+extension HTTPField.Name {
+    /// `X-CSRF-Token`: with it (the token the web pages carry), a browser's session cookie
+    /// authorises API requests too; without it, the cookie is ignored.
+    static var csrfToken: Self { Self("X-CSRF-Token")! }
 }

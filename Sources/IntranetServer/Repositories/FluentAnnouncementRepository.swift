@@ -9,7 +9,13 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
     var now: @Sendable () -> Date = { Date() }
 
     func list(_ request: ListRequest, visibility: Visibility) async throws -> (items: [StoredAnnouncement], total: Int) {
-        let visible = try await Self.visibleQuery(visibility, on: database)
+        let visibleQuery = try await Self.visibleQuery(visibility, on: database)
+        let visible: @Sendable () -> QueryBuilder<AnnouncementModel>
+        if let search = request.search, !search.isEmpty {
+            visible = { visibleQuery().filter(.sql(Self.contains(search))) }
+        } else {
+            visible = visibleQuery
+        }
         let total = try await visible().count()
         let direction: DatabaseQuery.Sort.Direction = request.isDescending ? .descending : .ascending
         var query = visible()
@@ -83,6 +89,21 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
     }
 
     /// A factory of queries over the announcements `visibility` allows.
+    /// `LOWER(title) LIKE '%text%' OR LOWER(body) LIKE '%text%'`, the text bound as a
+    /// parameter with its wildcards escaped.
+    private static func contains(_ text: String) -> any SQLExpression {
+        var escaped = ""
+        for character in text.lowercased() {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        let pattern = "%" + escaped + "%"
+        func like(_ column: String) -> any SQLExpression {
+            SQLList([SQLFunction("LOWER", args: SQLColumn(column)), SQLRaw("LIKE"), SQLBind(pattern), SQLRaw("ESCAPE '\\'")], separator: SQLRaw(" "))
+        }
+        return SQLGroupExpression(SQLBinaryExpression(like("title"), .or, like("body")))
+    }
+
     private static func visibleQuery(
         _ visibility: Visibility, on database: any Database
     ) async throws -> @Sendable () -> QueryBuilder<AnnouncementModel> {

@@ -58,6 +58,9 @@ struct ListRequest: Sendable, Equatable {
     var isDescending = false
     var offset = 0
     var limit = 10
+    /// Only announcements whose title or body contains this text, ignoring case (the web
+    /// front end's search box); `nil` for all.
+    var search: String?
 }
 
 /// What a write may require of the current state before it applies (`If-Match`).

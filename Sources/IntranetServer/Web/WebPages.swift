@@ -1,0 +1,106 @@
+import Foundation
+import IntranetAPI
+import IntranetHTML
+
+/// The values pages show, built from stored data: dates for people, excerpts, the layout's
+/// signed-in user.
+enum WebPages {
+    /// Items per list page.
+    static let pageSize = 10
+    /// The longest search text accepted (longer is cut).
+    static let maxSearchLength = 200
+
+    /// The layout's values for `identity`, with the page title.
+    static func layout(_ title: String, _ identity: WebIdentity) -> [String: Any] {
+        var context: [String: Any] = ["pageTitle": title, "csrf": identity.csrf]
+        if let user = identity.user {
+            context["user"] = [
+                "displayName": user.displayName, "role": user.role.rawValue, "isAdmin": user.role >= .admin,
+            ] as [String: Any]
+        }
+        return context
+    }
+
+    /// An announcement as list and detail pages show it.
+    static func announcement(_ item: StoredAnnouncement, sanitizer: HTMLSanitizer) -> [String: Any] {
+        var context: [String: Any] = [
+            "id": item.id, "title": item.title,
+            "createdISO": iso(item.createdAt), "createdText": text(item.createdAt),
+            "restricted": item.readers != nil,
+            // Stored bodies were sanitised on the way in; again here, so what a page shows
+            // never depends on how old a body is.
+            "bodyHTML": sanitizer.sanitize(item.body ?? "").html,
+        ]
+        if item.updatedAt.timeIntervalSince(item.createdAt) >= 60 {
+            context["updated"] = true
+            context["updatedISO"] = iso(item.updatedAt)
+            context["updatedText"] = text(item.updatedAt)
+        }
+        if let excerpt = excerpt(of: item.body) {
+            context["excerpt"] = excerpt
+        }
+        return context
+    }
+
+    /// The first words of a body as plain text (about 200 characters), or `nil` for none.
+    static func excerpt(of html: String?, limit: Int = 200) -> String? {
+        guard let html, !html.isEmpty else { return nil }
+        var text = ""
+        for node in HTMLParser.parseFragment(html) where text.count < limit * 2 {
+            appendText(of: node, to: &text, limit: limit * 2)
+        }
+        let words = text.split(whereSeparator: \.isWhitespace)
+        guard !words.isEmpty else { return nil }
+        var excerpt = words.joined(separator: " ")
+        if excerpt.count > limit {
+            excerpt = String(excerpt.prefix(limit)).trimmingCharacters(in: .whitespaces) + "…"
+        }
+        return excerpt
+    }
+
+    /// Elements that start a line: their text is kept apart from the text around them.
+    private static let blocks: Set<String> = [
+        "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre",
+        "table", "tr", "td", "th", "figure", "figcaption", "hr", "dt", "dd",
+    ]
+
+    private static func appendText(of node: HTMLNode, to text: inout String, limit: Int) {
+        switch node {
+        case .text(let content):
+            text += content
+        case .element(let name, _, let children):
+            let isBlock = blocks.contains(name)
+            if isBlock { text += " " }
+            for child in children where text.count < limit {
+                appendText(of: child, to: &text, limit: limit)
+            }
+            if isBlock { text += " " }
+        }
+    }
+
+    /// `2026-11-24T09:30:00Z`, for `<time datetime>`.
+    static func iso(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    /// `24 November 2026, 09:30 UTC`, for people.
+    static func text(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "d MMMM yyyy, HH:mm 'UTC'"
+        return formatter.string(from: date)
+    }
+
+    /// The link to list page `page` of search `query`.
+    static func listLink(page: Int, query: String?) -> String {
+        var items: [String] = []
+        if let query, !query.isEmpty {
+            items.append("q=" + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+        }
+        if page > 1 {
+            items.append("page=\(page)")
+        }
+        return items.isEmpty ? "/" : "/?" + items.joined(separator: "&")
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Mustache
+import NIOCore
+
+/// The web front end's templates and stylesheet, read once at start-up from the package's
+/// `Resources/web` folder.
+struct WebTemplates: Sendable {
+    /// Every `.mustache` file of the folder, by name (`index`, `announcement`, `layout`, …).
+    let library: MustacheLibrary
+    /// `style.css`, ready to send.
+    let stylesheet: ByteBuffer
+    /// The stylesheet's `ETag`: it changes only with a new build.
+    let stylesheetTag: String
+
+    /// Loads the templates.
+    ///
+    /// - Throws: when the folder is missing or a template does not parse.
+    static func load() async throws -> WebTemplates {
+        guard let folder = Bundle.module.url(forResource: "web", withExtension: nil) else {
+            throw WebTemplatesMissing()
+        }
+        let library = try await MustacheLibrary(directory: folder.path)
+        let css = try Data(contentsOf: folder.appendingPathComponent("style.css"))
+        let tag = EntityTag.forContent(css, suffix: "css")
+        return WebTemplates(library: library, stylesheet: ByteBuffer(bytes: css), stylesheetTag: tag)
+    }
+
+    /// Renders a page template with its context.
+    ///
+    /// - Parameters:
+    ///   - template: the template's name.
+    ///   - context: the values it shows.
+    func render(_ template: String, _ context: Any) -> String {
+        library.render(context, withTemplate: template) ?? ""
+    }
+}
+
+/// The web templates were not packaged with the server.
+struct WebTemplatesMissing: Error, CustomStringConvertible {
+    var description: String { "the web templates (Resources/web) are missing from the server's bundle" }
+}
