@@ -20,7 +20,7 @@ private func storingClient(
         configuration: IntranetClientConfiguration(retryPolicy: nil, responseStore: store, storePolicy: policy))
 }
 
-@Suite("Offline: the SDK's response store against a live server that is then stopped")
+@Suite("Offline: the SDK's response store against a live server that is then stopped", .serialized)
 struct OfflineEndToEndTests {
     @Test("every policy, before and after the server stops")
     func everyPolicy() async throws {

@@ -6,7 +6,7 @@ private func cacheHome() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("intranet-offline-\(UUID().uuidString)")
 }
 
-@Suite("The intranet binary offline: kept answers, --offline, notices, cache info and clear")
+@Suite("The intranet binary offline: kept answers, --offline, notices, cache info and clear", .serialized)
 struct OfflineCommandTests {
     @Test("answers read before are shown when the server is gone (with a notice), --offline reads only them, exit 69 for the rest")
     func offline() async throws {

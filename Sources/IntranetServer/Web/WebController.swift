@@ -72,7 +72,7 @@ struct WebController: Sendable {
             list.search = query
             let (items, total) = try await repository.list(list, visibility: identity.visibility)
             let pages = max(1, (total + WebPages.pageSize - 1) / WebPages.pageSize)
-            var context = WebPages.layout(query.map { "“\($0)”" } ?? "Announcements", identity)
+            var context: [String: Any] = [:]
             context["items"] = items.map { WebPages.announcement($0, sanitizer: sanitizer) }
             context["hasItems"] = !items.isEmpty
             context["total"] = total
@@ -85,7 +85,7 @@ struct WebController: Sendable {
                 if number < pages { paging["next"] = WebPages.listLink(page: number + 1, query: query) }
                 context["paging"] = paging
             }
-            return templates.render("index", context)
+            return (query.map { "“\($0)”" } ?? "Announcements", templates.renderMain("index", context))
         }
     }
 
@@ -96,9 +96,9 @@ struct WebController: Sendable {
             guard let item = try await repository.find(id: id, visibility: identity.visibility) else {
                 throw APIError.notFound("There is no announcement at this address, or it is not shown to you.")
             }
-            var page = WebPages.layout(item.title, identity).merging(WebPages.announcement(item, sanitizer: sanitizer)) { $1 }
+            var page = WebPages.announcement(item, sanitizer: sanitizer)
             page["canEdit"] = (identity.user?.role ?? .reader) >= .editor
-            return templates.render("announcement", page)
+            return (item.title, templates.renderMain("announcement", page))
         }
     }
 
@@ -356,24 +356,45 @@ struct WebController: Sendable {
         return item
     }
 
-    /// A page: signed out, from the response cache (built once per database revision) and
-    /// revalidated with its `ETag`; signed in, built for the user (`private`).
+    /// A page whose main part depends only on what the user may see: that part is built once
+    /// per database revision and visibility and kept in the response cache; the layout (who is
+    /// signed in, the CSRF token) is added once per session. Signed out, the whole page is kept
+    /// and revalidated with its `ETag` (`public`); signed in, it is the session's own
+    /// (`private`). A write, or a role change (which empties the cache), builds them anew.
     private func page(
-        _ key: String, identity: WebIdentity, request: Request, build: () async throws -> String
+        _ key: String, identity: WebIdentity, request: Request, build: () async throws -> (title: String, main: String)
     ) async throws -> Response {
+        let revision: () async throws -> Int64 = { try await repository.currentRevision() }
+        let fragment = try await cache.answer(for: "web|main|" + key, revision: revision) {
+            let (title, main) = try await build()
+            return CachedResponse(body: ByteBuffer(string: title + "\u{0}" + main), etag: "", headers: [:])
+        }
+        let text = String(buffer: fragment.body)
+        let separator = text.firstIndex(of: "\u{0}") ?? text.startIndex
+        let title = String(text[..<separator])
+        let main = String(text[text.index(after: separator)...])
         if identity.user == nil, identity.cookieToSet == nil {
-            let entry = try await cache.answer(for: key, revision: { try await repository.currentRevision() }) {
-                var entry = Self.entry(try await build())
+            let entry = try await cache.answer(for: "web|page|" + key, revision: revision) {
+                var entry = Self.entry(templates.layout(main: main, WebPages.layout(title, identity)))
                 entry.headers[.cacheControl] = "public, no-cache"
                 return entry
             }
             return entry.response(for: request)
         }
-        var entry = Self.entry(try await build())
-        entry.headers[.cacheControl] = "private, no-cache"
-        var response = entry.response(for: request)
-        if let cookie = identity.cookieToSet { response.setCookie(cookie) }
-        return response
+        guard let user = identity.user, identity.cookieToSet == nil else {
+            var response = Self.entry(templates.layout(main: main, WebPages.layout(title, identity))).response(for: request)
+            if let cookie = identity.cookieToSet { response.setCookie(cookie) }
+            return response
+        }
+        // Per session (its CSRF token is a digest of the session token) and the user's name and
+        // role as they are now: the layout shows them and carries the token.
+        let who = "\(identity.csrf)|\(user.role.rawValue)|\(user.displayName)"
+        let entry = try await cache.answer(for: "web|session|\(who)|" + key, revision: revision) {
+            var entry = Self.entry(templates.layout(main: main, WebPages.layout(title, identity)))
+            entry.headers[.cacheControl] = "private, no-cache"
+            return entry
+        }
+        return entry.response(for: request)
     }
 
     private func editPage(

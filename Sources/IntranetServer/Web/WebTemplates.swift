@@ -25,13 +25,29 @@ struct WebTemplates: Sendable {
         return WebTemplates(library: library, stylesheet: ByteBuffer(bytes: css), stylesheetTag: tag)
     }
 
-    /// Renders a page template with its context.
+    /// Renders a page: its template with its context, inside the layout.
     ///
     /// - Parameters:
-    ///   - template: the template's name.
-    ///   - context: the values it shows.
-    func render(_ template: String, _ context: Any) -> String {
+    ///   - template: the page's template (`index`, `announcement`, …).
+    ///   - context: the values it shows, with the layout's (``WebPages/layout(_:_:)``).
+    func render(_ template: String, _ context: [String: Any]) -> String {
+        layout(main: library.render(context, withTemplate: template) ?? "", context)
+    }
+
+    /// The page's main part only, for the fragment cache.
+    func renderMain(_ template: String, _ context: [String: Any]) -> String {
         library.render(context, withTemplate: template) ?? ""
+    }
+
+    /// A main part inside the layout.
+    ///
+    /// - Parameters:
+    ///   - main: the rendered main part.
+    ///   - context: the layout's values (title, user, CSRF token).
+    func layout(main: String, _ context: [String: Any]) -> String {
+        var context = context
+        context["main"] = main
+        return library.render(context, withTemplate: "layout") ?? ""
     }
 }
 

@@ -65,25 +65,34 @@ func withLiveAccountServer<Result: Sendable>(
     // Once stopped, the port stays bound (refusing connections) until the test ends, so no
     // other test's server can answer in its place.
     let hold = Mutex<PortHold?>(nil)
-    let stop: @Sendable () async -> Void = {
+    let shutdown: @Sendable () async -> Void = {
         running.cancel()
         _ = await running.result
+    }
+    let stop: @Sendable () async -> Void = {
+        await shutdown()
         guard let port, hold.withLock({ $0 == nil }) else { return }
-        let claimed = PortHold(port: port)
-        if claimed == nil { Issue.record("port \(port) was taken by another socket as soon as the server stopped") }
-        hold.withLock { $0 = claimed }
+        // Connections the server is still closing keep the port busy for a moment.
+        for _ in 0..<100 {
+            if let claimed = PortHold(port: port) {
+                hold.withLock { $0 = claimed }
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("port \(port) could not be held after the server stopped")
     }
     guard let port else {
-        await stop()
+        await shutdown()
         throw LiveServerFailure.didNotStart
     }
     do {
         let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
         let result = try await body(LiveServer(url: url, registerApp: { try await registry.register(name: $0) }, stop: stop))
-        await stop()
+        await shutdown()
         return result
     } catch {
-        await stop()
+        await shutdown()
         throw error
     }
 }

@@ -1,0 +1,319 @@
+"""The web front end in real Chromium (Selenium), against the real intranet-server binary.
+
+Run by scripts/web-e2e, which starts the server and passes its address and accounts in the
+environment: WEB_BASE, WEB_EDITOR, WEB_READER, WEB_ADMIN (usernames; WEB_PASSWORD is every
+account's password) and WEB_SCREENSHOTS (a folder for the screenshots it saves).
+"""
+
+import http.cookiejar
+import json
+import os
+import re
+import unittest
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from axe_selenium_python import Axe
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+BASE = os.environ["WEB_BASE"]
+PASSWORD = os.environ["WEB_PASSWORD"]
+EDITOR = os.environ["WEB_EDITOR"]
+READER = os.environ["WEB_READER"]
+ADMIN = os.environ["WEB_ADMIN"]
+SHOTS = os.environ["WEB_SCREENSHOTS"]
+
+DESKTOP = (1280, 900)
+PHONE = (360, 740)
+
+
+def browser(size=DESKTOP, dark=False):
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        options.add_argument(argument)
+    options.add_argument(f"--window-size={size[0]},{size[1]}")
+    options.binary_location = os.environ.get("WEB_CHROMIUM", "/usr/bin/chromium")
+    driver = webdriver.Chrome(options=options, service=Service(os.environ.get("WEB_CHROMEDRIVER", "/usr/bin/chromedriver")))
+    driver.set_window_size(*size)
+    if dark:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    return driver
+
+
+def api(method, path, body=None, token=None):
+    """A JSON request to the API; answers (status, parsed body or None)."""
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(BASE + path, data=data, method=method)
+    request.add_header("Accept", "application/json")
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(request) as response:
+            text = response.read()
+            return response.status, json.loads(text) if text else None
+    except urllib.error.HTTPError as error:
+        return error.code, None
+
+
+def api_token(username):
+    status, answer = api("POST", "/login", {"username": username, "password": PASSWORD})
+    assert status == 200, status
+    return answer["token"]
+
+
+def sign_in(driver, username):
+    driver.get(BASE + "/login")
+    driver.find_element(By.ID, "username").send_keys(username)
+    driver.find_element(By.ID, "password").send_keys(PASSWORD)
+    submit(driver, "form.stacked button[type=submit]")
+    assert driver.current_url == BASE + "/", driver.current_url
+
+
+def left(page):
+    """A wait condition: the browser has left the page `page` was the root of (Chromium reports
+    a node of a page being replaced either as stale or as not in the document)."""
+    def check(_driver):
+        try:
+            page.is_enabled()
+            return False
+        except WebDriverException:
+            return True
+    return check
+
+
+def submit(driver, selector):
+    """Clicks a form's button (or a link) and waits for the next page."""
+    page = driver.find_element(By.TAG_NAME, "html")
+    driver.find_element(By.CSS_SELECTOR, selector).click()
+    WebDriverWait(driver, 10).until(left(page))
+    WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.TAG_NAME, "main")))
+
+
+def click_link(driver, text):
+    page = driver.find_element(By.TAG_NAME, "html")
+    driver.find_element(By.LINK_TEXT, text).click()
+    WebDriverWait(driver, 10).until(left(page))
+    WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.TAG_NAME, "main")))
+
+
+def shoot(driver, name):
+    os.makedirs(SHOTS, exist_ok=True)
+    driver.save_screenshot(os.path.join(SHOTS, name + ".png"))
+
+
+def post_form(path, fields, cookie):
+    """A form POST outside the browser, with the browser's session cookie (what a forged or
+    replayed form would send)."""
+    data = urllib.parse.urlencode(fields).encode()
+    request = urllib.request.Request(BASE + path, data=data, method="POST")
+    request.add_header("Content-Type", "application/x-www-form-urlencoded")
+    request.add_header("Accept", "text/html")
+    request.add_header("Cookie", cookie)
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        with opener.open(request) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def session_cookie(driver):
+    cookie = driver.get_cookie("intranet_session")
+    assert cookie is not None and cookie["httpOnly"], cookie
+    return "intranet_session=" + cookie["value"]
+
+
+def titles(driver):
+    return [link.text for link in driver.find_elements(By.CSS_SELECTOR, "ol.announcements h2 a")]
+
+
+def serious_violations(driver):
+    axe = Axe(driver)
+    # The page forbids scripts (CSP); the accessibility check runs with the policy bypassed.
+    driver.execute_cdp_cmd("Page.setBypassCSP", {"enabled": True})
+    driver.refresh()
+    axe.inject()
+    results = axe.run()
+    driver.execute_cdp_cmd("Page.setBypassCSP", {"enabled": False})
+    return [
+        v["id"] + ": " + v["help"] + " " + str([(node["target"], node.get("failureSummary", "")) for node in v["nodes"]][:2])
+        for v in results["violations"] if v.get("impact") in ("serious", "critical")
+    ]
+
+
+class WebFrontEnd(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.editor_token = api_token(EDITOR)
+        # Enough announcements for three pages, one restricted to the reader, one with a script.
+        for number in range(1, 19):
+            api("POST", "/announcements", {"title": f"Canteen notice {number}", "body": f"<p>Menu of week {number}.</p>"}, cls.editor_token)
+        status, reader = api("GET", "/users/me", token=api_token(READER))
+        assert status == 200
+        status, cls.restricted = api("POST", "/announcements", {"title": "Board only", "body": "<p>Minutes</p>", "readers": [reader["id"]]}, cls.editor_token)
+        assert status == 201
+        status, cls.nasty = api("POST", "/announcements", {
+            "title": "Scripted",
+            "body": "<p>Safe text</p><script>document.title='pwned';alert(1)</script>"
+                    "<img src=\"/nothing.png\" alt=\"\" onerror=\"document.title='pwned';alert(2)\">"
+                    "<a href=\"javascript:alert(3)\">link</a>",
+        }, cls.editor_token)
+        assert status == 201
+
+    def setUp(self):
+        self.driver = browser()
+
+    def tearDown(self):
+        self.driver.quit()
+
+    def test_read_page_search_open(self):
+        driver = self.driver
+        driver.get(BASE + "/")
+        self.assertEqual(driver.title, "Announcements · Intranet")
+        first = titles(driver)
+        status, newest = api("GET", "/announcements?sort=createdAt&order=desc&max=10")
+        self.assertEqual(first, [item["title"] for item in newest], "newest first, as the API lists them")
+        shoot(driver, "list-desktop")
+        submit(driver, "a[rel=next]")
+        self.assertIn("page=2", driver.current_url)
+        second = titles(driver)
+        self.assertTrue(second and not set(second) & set(first))
+        driver.find_element(By.ID, "q").send_keys("ssh keys")
+        submit(driver, "form.search button")
+        self.assertEqual(titles(driver), ["Security: rotate your SSH keys by 15 December"])
+        click_link(driver, "Security: rotate your SSH keys by 15 December")
+        self.assertEqual(driver.find_element(By.TAG_NAME, "h1").text, "Security: rotate your SSH keys by 15 December")
+        self.assertTrue(driver.find_elements(By.CSS_SELECTOR, ".body code, .body p"))
+        self.assertFalse(driver.find_elements(By.LINK_TEXT, "Edit"), "signed out: no edit controls")
+        shoot(driver, "detail-desktop")
+
+    def test_editor_creates_edits_deletes(self):
+        driver = self.driver
+        sign_in(driver, EDITOR)
+        click_link(driver, "New announcement")
+        shoot(driver, "new-form-desktop")
+        driver.find_element(By.ID, "title").send_keys("Fire drill")
+        driver.find_element(By.ID, "body").send_keys("<p>Thursday at <strong>ten</strong>.</p>")
+        submit(driver, "form.stacked button[type=submit]")
+        self.assertEqual(driver.find_element(By.TAG_NAME, "h1").text, "Fire drill")
+        self.assertEqual(driver.find_element(By.CSS_SELECTOR, ".body strong").text, "ten")
+        detail_url = driver.current_url
+
+        click_link(driver, "Edit")
+        title = driver.find_element(By.ID, "title")
+        title.clear()
+        title.send_keys("Fire drill moved")
+        submit(driver, "form.stacked button[type=submit]")
+        self.assertEqual(driver.current_url, detail_url)
+        self.assertEqual(driver.find_element(By.TAG_NAME, "h1").text, "Fire drill moved")
+
+        # An empty title is refused with the reason, nothing saved.
+        click_link(driver, "Edit")
+        driver.find_element(By.ID, "title").clear()
+        driver.find_element(By.ID, "title").send_keys("   ")
+        submit(driver, "form.stacked button[type=submit]")
+        self.assertIn("must not be empty", driver.find_element(By.CSS_SELECTOR, "[role=alert]").text)
+        shoot(driver, "edit-error-desktop")
+
+        driver.get(detail_url)
+        click_link(driver, "Delete")
+        self.assertEqual(driver.find_element(By.TAG_NAME, "h1").text, "Delete “Fire drill moved”?")
+        shoot(driver, "delete-confirm-desktop")
+        submit(driver, "main form button[type=submit]")
+        self.assertEqual(driver.current_url, BASE + "/")
+        driver.get(detail_url)
+        self.assertEqual(driver.find_element(By.TAG_NAME, "h1").text, "Not found")
+
+    def test_reader_cannot_edit_and_sees_restricted(self):
+        driver = self.driver
+        restricted = f"{BASE}/announcements/{self.restricted['id']}"
+        driver.get(restricted)
+        self.assertEqual(driver.find_element(By.TAG_NAME, "h1").text, "Not found", "hidden from the signed out")
+        sign_in(driver, READER)
+        driver.get(restricted)
+        self.assertEqual(driver.find_element(By.TAG_NAME, "h1").text, "Board only")
+        self.assertFalse(driver.find_elements(By.LINK_TEXT, "Edit"))
+        driver.get(BASE + "/")
+        self.assertFalse(driver.find_elements(By.LINK_TEXT, "New announcement"))
+        driver.get(BASE + "/announcements/new")
+        self.assertEqual(driver.find_element(By.TAG_NAME, "h1").text, "Not allowed")
+        # The form posted anyway, with the reader's own valid CSRF token: refused, nothing made.
+        driver.get(BASE + "/")
+        csrf = driver.find_element(By.CSS_SELECTOR, "form[action='/logout'] input[name=csrf]").get_attribute("value")
+        status = post_form("/announcements", {"title": "Reader's post", "body": "", "csrf": csrf}, session_cookie(driver))
+        self.assertEqual(status, 403)
+        status, page = api("GET", "/announcements?max=100", token=self.editor_token)
+        self.assertNotIn("Reader's post", [item["title"] for item in page])
+
+    def test_forged_form_is_rejected(self):
+        driver = self.driver
+        sign_in(driver, EDITOR)
+        cookie = session_cookie(driver)
+        self.assertEqual(post_form("/announcements", {"title": "Forged", "csrf": "0" * 64}, cookie), 403)
+        self.assertEqual(post_form("/announcements", {"title": "Forged"}, cookie), 403)
+        driver.get(BASE + "/?q=Forged")
+        self.assertEqual(titles(driver), [])
+
+    def test_script_in_a_body_never_runs(self):
+        driver = self.driver
+        driver.get(f"{BASE}/announcements/{self.nasty['id']}")
+        self.assertEqual(driver.find_element(By.CSS_SELECTOR, ".body p").text, "Safe text")
+        with self.assertRaises(NoAlertPresentException):
+            driver.switch_to.alert.text
+        self.assertEqual(driver.title, "Scripted · Intranet")
+        self.assertFalse(driver.find_elements(By.TAG_NAME, "script"))
+        self.assertFalse(driver.find_elements(By.CSS_SELECTOR, "a[href^='javascript']"))
+
+    def test_admin_manages_users(self):
+        driver = self.driver
+        sign_in(driver, ADMIN)
+        click_link(driver, "Users")
+        driver.find_element(By.ID, "new-username").send_keys("zoe")
+        driver.find_element(By.ID, "new-name").send_keys("Zoë Park")
+        driver.find_element(By.ID, "new-password").send_keys("a long enough password")
+        submit(driver, "form[action='/users'] button")
+        self.assertIn("The account was created.", driver.find_element(By.CSS_SELECTOR, ".notice").text)
+        self.assertIn("Zoë Park", driver.page_source)
+        shoot(driver, "users-desktop")
+
+    def test_pages_at_phone_width_dark_and_accessible(self):
+        phone = browser(PHONE, dark=True)
+        try:
+            for name, path, user in [
+                ("list", "/", None), ("detail", "/announcements/2", None), ("login", "/login", None),
+            ]:
+                phone.get(BASE + path)
+                width = phone.execute_script("return document.documentElement.scrollWidth")
+                self.assertLessEqual(width, PHONE[0], f"{name} scrolls sideways at 360 px")
+                shoot(phone, f"{name}-phone-dark")
+        finally:
+            phone.quit()
+        driver = self.driver
+        checked = {}
+        for path in ["/", "/announcements/2", "/login", "/?q=canteen", "/announcements/999999"]:
+            driver.get(BASE + path)
+            checked[path] = serious_violations(driver)
+        sign_in(driver, ADMIN)
+        for path in ["/announcements/new", "/announcements/2/edit", "/announcements/2/delete", "/users"]:
+            driver.get(BASE + path)
+            checked[path] = serious_violations(driver)
+        shoot(driver, "edit-desktop")
+        failing = {path: problems for path, problems in checked.items() if problems}
+        self.assertEqual(failing, {}, "serious accessibility violations")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
