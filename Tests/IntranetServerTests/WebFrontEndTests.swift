@@ -81,6 +81,15 @@ struct WebFrontEndTests {
                 #expect(json.headers[.contentType]?.hasPrefix("application/json") == true, "\(accept)")
                 #expect(try json.object()["title"] as? String == "Security: rotate your SSH keys by 15 December")
             }
+            // The sign-in page shares its path with the API's POST /login: a browser gets the
+            // form, anyone else the API's answer to a GET there (found by schemathesis's ST204).
+            #expect(try await client.page("/login").text.contains("<h1>Sign in</h1>"))
+            for accept in [nil, "application/json", "*/*"] {
+                let api = try await client.execute(uri: "/login", method: .get, headers: accept.map { [.accept: $0] } ?? [:], body: nil)
+                #expect(api.status == .methodNotAllowed, "\(accept ?? "no Accept")")
+                #expect(api.headers[.allow] == "POST")
+                #expect(api.headers[.contentType] == "application/problem+json")
+            }
         }
     }
 
@@ -197,6 +206,26 @@ struct WebFrontEndTests {
         }
     }
 
+    @Test("with signed requests required, browsers still read and edit through the pages, but a cookie never opens the API unsigned")
+    func signaturesRequired() async throws {
+        try await withTestServer(mode: .live, configure: { $0.requiresSignature = true }) { _, client in
+            let home = try await client.page("/", as: .editor)
+            #expect(home.status == .ok && home.text.contains("New announcement"))
+            let created = try await client.form("/announcements", [("title", "Signed or not"), ("body", "<p>From a browser.</p>")], as: .editor)
+            #expect(created.status == .seeOther)
+            let location = try #require(created.headers[.location])
+            #expect(try await client.page(location, as: .editor).text.contains("<h1>Signed or not</h1>"))
+
+            var headers: HTTPFields = [.cookie: "\(WebCookies.session)=\(TestUser.editor.token)", .contentType: "application/json"]
+            headers[HTTPField.Name("X-CSRF-Token")!] = WebCookies.csrfToken(forSession: TestUser.editor.token)
+            let write = try await client.execute(uri: "/announcements", method: .post, headers: headers, body: ByteBuffer(string: #"{"title":"Unsigned"}"#))
+            #expect(write.status == .unauthorized)
+            let read = try await client.execute(uri: location, method: .get, headers: [.accept: "application/json"], body: nil)
+            #expect(read.status == .unauthorized, "the API's JSON needs a signature")
+            #expect(!(try await client.page("/", as: .editor).text.contains("Unsigned")))
+        }
+    }
+
     @Test("signing in through the form sets an HttpOnly, SameSite=Lax session cookie; signing out ends the session")
     func signInAndOut() async throws {
         try await withTestServer(mode: .live) { _, client in
@@ -208,7 +237,7 @@ struct WebFrontEndTests {
             let csrf = try #require(setCookie.firstMatch(of: /intranet_csrf=([0-9a-f]{64})/)?.1)
             let preSession = "\(WebCookies.csrf)=\(csrf)"
 
-            let forged = try await client.form("/login", [("username", "editor"), ("password", TestUser.password)], as: nil, csrf: "f" + csrf.dropFirst(), cookie: preSession)
+            let forged = try await client.form("/login", [("username", "editor"), ("password", TestUser.password)], as: nil, csrf: (csrf.first == "f" ? "e" : "f") + csrf.dropFirst(), cookie: preSession)
             #expect(forged.status == .forbidden)
             let wrong = try await client.form("/login", [("username", "editor"), ("password", "nope")], as: nil, csrf: String(csrf), cookie: preSession)
             #expect(wrong.status == .unauthorized)

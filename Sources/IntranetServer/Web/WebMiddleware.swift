@@ -6,9 +6,11 @@ import Logging
 /// Sends browsers' page requests to the web front end, and is its one error boundary.
 ///
 /// A request is a page request when the web front end serves its method and path and
-/// - it is a `GET` (or `HEAD`) of a path the API does not serve (`/`, `/login`, `/style.css`,
-///   `/announcements/new`, …), or of a shared path (`/announcements/{id}`, `/users`) whose
-///   `Accept` ranks `text/html` above JSON and Spearal (a browser; `curl` and the SDK get JSON);
+/// - it is a `GET` (or `HEAD`) of a path the API does not serve at all (`/`, `/style.css`,
+///   `/announcements/new`, …), or of a path the API serves with any method (`/announcements/{id}`,
+///   `/users`, `/login`) whose `Accept` ranks `text/html` above JSON and Spearal (a browser;
+///   `curl` and the SDK get the API's answer — for `GET /login` that is the API's 405, `Allow: POST`,
+///   as the OpenAPI document says);
 /// - or it is a `POST` of a form (`application/x-www-form-urlencoded`), which the API never
 ///   accepts.
 ///
@@ -59,7 +61,7 @@ struct WebMiddleware: RouterMiddleware {
         switch request.method {
         case .get, .head:
             guard web.serves(.get, at: path) else { return false }
-            return !api.contains { $0.serves(.get, at: path) } || Self.prefersHTML(request.headers)
+            return !api.contains { $0.methods(servingRequestPath: path) != nil } || Self.prefersHTML(request.headers)
         case .post:
             return WebForm.isForm(request) && web.serves(.post, at: path)
         default:

@@ -45,6 +45,9 @@ func withLiveAccountServer<Result: Sendable>(
     // Stopping waits at most this long for open connections (a client's idle keep-alive).
     configuration.shutdownGrace = .seconds(1)
     configuration.requiresSignature = requiringSignature
+    // Sign-ins check passwords at the lowest bcrypt cost: the suite signs in hundreds of times
+    // on two cores, and cost 12 made other tests' servers miss their deadlines.
+    configuration.passwordCost = 4
     let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
     let server = try await makeServer(configuration) { port in
         portSink.yield(port)
