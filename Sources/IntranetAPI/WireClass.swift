@@ -15,6 +15,10 @@ public enum WireClass: String, Sendable, CaseIterable {
     case user = "intranet.User"
     /// The answer to `POST /login`.
     case loginResponse = "intranet.LoginResponse"
+    /// A person of the staff directory (in Spearal, `manager` and `reports` are persons too).
+    case person = "intranet.Person"
+    /// A person in one line, as JSON's `?expand=` embeds it.
+    case personSummary = "intranet.PersonSummary"
 
     /// The properties objects of this class have under `version`, in wire (alphabetical) order.
     ///
@@ -27,12 +31,26 @@ public enum WireClass: String, Sendable, CaseIterable {
         case (.announcementSummary, .v2_0): ["id", "title"]
         case (.user, _): ["displayName", "id", "role", "username"]
         case (.loginResponse, _): ["expiresAt", "token", "user"]
+        case (.person, _):
+            ["department", "email", "id", "jobTitle", "location", "manager", "managerId", "name", "phone", "reportIds", "reports", "userId"]
+        case (.personSummary, _): ["department", "id", "jobTitle", "name"]
         }
     }
 
     /// The properties sent whatever a filter says: the id, for classes that have one.
     public var unfilterableProperties: [String] {
         self == .loginResponse ? [] : ["id"]
+    }
+
+    /// The properties a filter keeps along with `property`: a person's `manager` and `reports`
+    /// are objects in Spearal and ids in JSON (`managerId`, `reportIds`), and naming either
+    /// keeps both, so one filter means the same in both formats.
+    public func companions(of property: String) -> [String] {
+        switch (self, property) {
+        case (.person, "manager"): ["managerId"]
+        case (.person, "reports"): ["reportIds"]
+        default: []
+        }
     }
 }
 
@@ -84,4 +102,24 @@ extension LoginRequest: SpearalClassNamed {
 extension NewUser: SpearalClassNamed {
     /// `intranet.User`: a new user is the account as the admin sends it.
     public static var spearalClassName: String { WireClass.user.rawValue }
+}
+
+extension Person: SpearalClassNamed {
+    /// `intranet.Person`.
+    public static var spearalClassName: String { WireClass.person.rawValue }
+}
+
+extension PersonSummary: SpearalClassNamed {
+    /// `intranet.PersonSummary`.
+    public static var spearalClassName: String { WireClass.personSummary.rawValue }
+}
+
+extension OrgChartNode: SpearalClassNamed {
+    /// `intranet.Person`: a node of the JSON tree is the person with nested reports.
+    public static var spearalClassName: String { WireClass.person.rawValue }
+}
+
+extension PersonDraft: SpearalClassNamed {
+    /// `intranet.Person`: a draft is the person as an editor sends it.
+    public static var spearalClassName: String { WireClass.person.rawValue }
 }

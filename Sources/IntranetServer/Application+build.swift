@@ -147,6 +147,10 @@ func makeServer(
     ).addRoutes(to: &announcementRoutes)
     SessionController(auth: auth, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
     UserController(accounts: accounts, hasher: hasher, cache: cache, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
+    PersonController(
+        repository: FluentPersonRepository(database: database.database, now: configuration.now), cache: cache,
+        revision: { try await repository.currentRevision() }, maxBodySize: configuration.maxBodySize
+    ).addRoutes(to: &announcementRoutes)
     ImportController(
         importer: WordPressImporter(database: database.database, sanitizer: sanitizer), cache: cache, metrics: metrics, limit: configuration.importMaxBytes,
         board: ImportProgressBoard(now: configuration.now)

@@ -15,16 +15,26 @@ enum EntityTag {
         return "\"\(id).\(revision).v\(major)\(showsReaders ? "e" : "")\(suffix)\""
     }
 
+    /// The tag of a resource whose representation also shows other rows (a person shows their
+    /// reports): `"<id>.<revision>.p<hash of the bytes><suffix>"`, so `If-Match` still reads
+    /// id and revision while any change to what is shown changes the tag.
+    static func forRevision(id: Int, revision: Int, content: some Sequence<UInt8>, suffix: String = "") -> String {
+        "\"\(id).\(revision).p\(contentHash(content))\(suffix)\""
+    }
+
+    private static func contentHash(_ body: some Sequence<UInt8>) -> String {
+        var hash = SHA256()
+        hash.update(data: Array(body))
+        return hash.finalize().prefix(12).map { byte in
+            let text = String(byte, radix: 16)
+            return byte < 16 ? "0" + text : text
+        }.joined()
+    }
+
     /// A tag derived from the bytes of a representation (for lists), followed by the
     /// representation's suffix, so equal bytes of two representations still get two tags.
     static func forContent(_ body: some Sequence<UInt8>, suffix: String = "") -> String {
-        var hash = SHA256()
-        hash.update(data: Array(body))
-        let hex = hash.finalize().prefix(12).map { byte in
-            let text = String(byte, radix: 16)
-            return byte < 16 ? "0" + text : text
-        }
-        return "\"l" + hex.joined() + suffix + "\""
+        "\"l" + contentHash(body) + suffix + "\""
     }
 
     /// What an `If-Match` header requires of the announcement `id`.

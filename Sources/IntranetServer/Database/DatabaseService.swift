@@ -150,6 +150,10 @@ final class DatabaseService: Service, Sendable {
         }
         migrations.add(AddChangeNotifications())
         migrations.add(AddImportSources())
+        migrations.add(CreatePeople())
+        if seeds {
+            migrations.add(SeedSamplePeople())
+        }
         let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: eventLoopGroup.any())
         try await migrator.setupIfNeeded().get()
         try await migrator.prepareBatch().get()

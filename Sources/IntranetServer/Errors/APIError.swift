@@ -54,11 +54,15 @@ extension APIError {
         )
     }
 
-    static func preconditionFailed() -> APIError {
+    static func preconditionFailed(_ noun: String = "announcement") -> APIError {
         APIError(
             status: .preconditionFailed,
-            detail: "The announcement changed since you read it (If-Match does not match its ETag). Read it again and retry."
+            detail: "The \(noun) changed since you read it (If-Match does not match its ETag). Read it again and retry."
         )
+    }
+
+    static func conflict(_ detail: String) -> APIError {
+        APIError(status: .conflict, detail: detail)
     }
 
     static func unsupportedVersion(_ asked: String) -> APIError {

@@ -21,19 +21,38 @@ struct ListQuery: Sendable, Equatable {
     var style = Style.offset
     /// Every parameter as sent (still percent-encoded), in order, paging ones included.
     var rawParameters: [(name: String, value: String)] = []
+    /// The `sort` value as sent, when the caller parses with its own sort keys.
+    var sortName: String?
+    /// The decoded values of the caller's own parameters (`q`, `expand`), each given once.
+    var extra: [String: String] = [:]
 
     static func == (lhs: ListQuery, rhs: ListQuery) -> Bool {
-        lhs.request == rhs.request && lhs.style == rhs.style
+        lhs.request == rhs.request && lhs.style == rhs.style && lhs.sortName == rhs.sortName && lhs.extra == rhs.extra
             && lhs.rawParameters.elementsEqual(rhs.rawParameters, by: { $0 == $1 })
     }
 
     /// The 1-based page this slice starts on.
     var page: Int { request.offset / request.limit + 1 }
 
-    /// Parses a raw (percent-encoded) query string.
+    /// Parses a raw (percent-encoded) query string of a list other than announcements: `sort`
+    /// must be one of `sorts` (the first is the default), and `extraNames` are the list's own
+    /// parameters, each allowed once.
+    ///
+    /// - Throws: ``APIError`` 400 naming the offending parameter.
+    static func parse(_ rawQuery: String, sorts: [String], extraNames: Set<String>) throws -> ListQuery {
+        var query = try parse(rawQuery, sorts: sorts, extraNames: extraNames, announcements: false)
+        query.sortName = query.sortName ?? sorts.first
+        return query
+    }
+
+    /// Parses a raw (percent-encoded) query string of `GET /announcements`.
     ///
     /// - Throws: ``APIError`` 400 naming the offending parameter.
     static func parse(_ rawQuery: String) throws -> ListQuery {
+        try parse(rawQuery, sorts: ListRequest.SortKey.allCases.map(\.rawValue), extraNames: [], announcements: true)
+    }
+
+    private static func parse(_ rawQuery: String, sorts: [String], extraNames: Set<String>, announcements: Bool) throws -> ListQuery {
         var query = ListQuery()
         var values: [String: String] = [:]
         for pair in rawQuery.split(separator: "&") {
@@ -42,9 +61,18 @@ struct ListQuery: Sendable, Equatable {
             let rawValue = parts.count > 1 ? String(parts[1]) : ""
             query.rawParameters.append((rawName, rawValue))
             let name = decode(rawName)
-            guard knownNames.contains(name) else { continue }
+            guard knownNames.contains(name) || extraNames.contains(name) else { continue }
             guard values[name] == nil else { throw APIError.badRequest("Query parameter '\(name)' is given more than once.") }
             values[name] = decode(rawValue)
+        }
+        for name in extraNames {
+            query.extra[name] = values.removeValue(forKey: name)
+        }
+        if !announcements, let sort = values.removeValue(forKey: "sort") {
+            guard sorts.contains(sort) else {
+                throw APIError.badRequest("Query parameter 'sort' must be one of \(sorts.joined(separator: ", ")).")
+            }
+            query.sortName = sort
         }
         try query.apply(values)
         return query

@@ -98,14 +98,14 @@ struct PropertySelection: Sendable, Hashable {
     /// The property names kept of `className`, always-kept ones included; `nil` keeps all.
     func keptProperties(ofClassNamed className: String) -> Set<String>? {
         guard !kept.isEmpty, let wireClass = WireClass(rawValue: className), let names = kept[wireClass] else { return nil }
-        return names.union(wireClass.unfilterableProperties)
+        return names.union(wireClass.unfilterableProperties).union(names.flatMap(wireClass.companions(of:)))
     }
 
     /// The same selection as a Spearal encoder's filter.
     var spearalFilter: SpearalPropertyFilter {
         var filter = SpearalPropertyFilter()
         for (wireClass, names) in kept {
-            filter.keep(names.sorted(), of: wireClass.rawValue)
+            filter.keep(names.union(names.flatMap(wireClass.companions(of:))).sorted(), of: wireClass.rawValue)
             filter.markUnfilterable(wireClass.unfilterableProperties, of: wireClass.rawValue)
         }
         return filter

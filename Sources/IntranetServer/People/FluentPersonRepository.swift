@@ -1,0 +1,240 @@
+import FluentKit
+import Foundation
+import IntranetAPI
+import SQLKit
+
+/// ``PersonRepository`` on FluentKit: SQLite or PostgreSQL.
+///
+/// Writes that could change who manages whom run one at a time (on PostgreSQL under a
+/// transaction-scoped advisory lock; SQLite's single writer already does this), so two
+/// concurrent changes can never make a loop that each alone would not.
+struct FluentPersonRepository: PersonRepository {
+    let database: any Database
+    /// The clock, injectable so tests can tell timestamps apart.
+    var now: @Sendable () -> Date = { Date() }
+
+    /// The advisory lock key people's writes take on PostgreSQL.
+    private static let writeLock = 7_301_100
+
+    func list(_ request: PersonListRequest) async throws -> (items: [StoredPerson], total: Int) {
+        let search = request.search.map(PersonRules.searchKey).flatMap { $0.isEmpty ? nil : $0 }
+        let matching: @Sendable () -> QueryBuilder<PersonModel> = {
+            let query = PersonModel.query(on: database)
+            guard let search else { return query }
+            return query.filter(.sql(SearchPattern.like("search_key", containing: search)))
+        }
+        let total = try await matching().count()
+        let direction: DatabaseQuery.Sort.Direction = request.isDescending ? .descending : .ascending
+        var query = matching()
+        switch request.sort {
+        case .id: query = query.sort(\.$id, direction)
+        case .name: query = query.sort(\.$name, direction).sort(\.$id, direction)
+        case .email: query = query.sort(\.$emailKey, direction).sort(\.$id, direction)
+        case .jobTitle: query = query.sort(\.$jobTitle, direction).sort(\.$id, direction)
+        case .department: query = query.sort(\.$department, direction).sort(\.$id, direction)
+        }
+        let models = try await query.range(request.offset..<(request.offset + request.limit)).all()
+        return (try models.map(StoredPerson.init), total)
+    }
+
+    func find(id: Int) async throws -> StoredPerson? {
+        try await PersonModel.find(id, on: database).map(StoredPerson.init)
+    }
+
+    func people(ids: [Int]) async throws -> [StoredPerson] {
+        guard !ids.isEmpty else { return [] }
+        return try await PersonModel.query(on: database).filter(\.$id ~~ ids).all().map(StoredPerson.init)
+    }
+
+    func reports(of ids: [Int]) async throws -> [Int: [StoredPerson]] {
+        guard !ids.isEmpty else { return [:] }
+        let models = try await PersonModel.query(on: database).filter(\.$managerID ~~ ids).sort(\.$name).sort(\.$id).all()
+        var reports: [Int: [StoredPerson]] = [:]
+        for model in models {
+            let person = try StoredPerson(model)
+            if let manager = person.managerID { reports[manager, default: []].append(person) }
+        }
+        return reports
+    }
+
+    func chain(of id: Int) async throws -> [StoredPerson]? {
+        guard let person = try await find(id: id) else { return nil }
+        return try await Self.chain(from: person, on: database)
+    }
+
+    func everyone() async throws -> [StoredPerson] {
+        try await PersonModel.query(on: database).sort(\.$name).sort(\.$id).all().map(StoredPerson.init)
+    }
+
+    func create(_ content: PersonContent) async throws -> StoredPerson {
+        let timestamp = FluentAnnouncementRepository.millisecondPrecision(now())
+        return try await database.transaction { database in
+            try await Self.lockWrites(on: database)
+            try await Self.checkReferences(of: content, for: nil, on: database)
+            let model = PersonModel(content, createdAt: timestamp)
+            try await model.create(on: database)
+            try await FluentAnnouncementRepository.bumpRevision(on: database)
+            return try StoredPerson(model)
+        }
+    }
+
+    func update(
+        id: Int, precondition: WritePrecondition, change: @escaping @Sendable (StoredPerson) throws -> PersonContent
+    ) async throws -> StoredPerson {
+        let timestamp = FluentAnnouncementRepository.millisecondPrecision(now())
+        return try await database.transaction { database in
+            try await Self.lockWrites(on: database)
+            let model = try await Self.model(id: id, precondition: precondition, on: database)
+            let current = try StoredPerson(model)
+            let content = try change(current)
+            try await Self.checkReferences(of: content, for: current, on: database)
+            if let manager = content.managerID, manager != current.managerID {
+                try await Self.refuseLoop(placing: current, under: manager, field: "managerId", on: database)
+            }
+            guard content != current.content else { return current }
+            model.apply(content)
+            model.revision += 1
+            model.updatedAt = max(timestamp, model.updatedAt)
+            try await model.update(on: database)
+            try await FluentAnnouncementRepository.bumpRevision(on: database)
+            return try StoredPerson(model)
+        }
+    }
+
+    func delete(id: Int, precondition: WritePrecondition, reassignment: Reassignment?) async throws {
+        let timestamp = FluentAnnouncementRepository.millisecondPrecision(now())
+        try await database.transaction { database in
+            try await Self.lockWrites(on: database)
+            let model = try await Self.model(id: id, precondition: precondition, on: database)
+            let person = try StoredPerson(model)
+            let reports = try await PersonModel.query(on: database).filter(\.$managerID == id).sort(\.$name).all()
+            if !reports.isEmpty {
+                let newManager: Int?
+                switch reassignment {
+                case nil:
+                    let names = reports.prefix(5).map { "\($0.name) (#\($0.id ?? 0))" }.joined(separator: ", ")
+                    let more = reports.count > 5 ? " and \(reports.count - 5) more" : ""
+                    throw APIError.conflict(
+                        "\(person.name) (#\(id)) still has \(reports.count) \(reports.count == 1 ? "report" : "reports"): \(names)\(more). "
+                            + "Say where they go with ?reassignTo={id}, or ?reassignTo=none to move them to the top.")
+                case .none?:
+                    newManager = nil
+                case .person(let target)?:
+                    guard target != id else {
+                        throw APIError.validation([.init(field: "reassignTo", message: "names the person being deleted")])
+                    }
+                    guard let targetModel = try await PersonModel.find(target, on: database) else {
+                        throw APIError.validation([.init(field: "reassignTo", message: "names no person: \(target)")])
+                    }
+                    // A target below the deleted person would become its own reports' manager.
+                    let above = try await Self.chain(from: try StoredPerson(targetModel), on: database)
+                    if let index = above.firstIndex(where: { $0.id == id }) {
+                        let loop = above[...index].reversed().map(Self.label).joined(separator: " → ")
+                        throw APIError.validation([.init(
+                            field: "reassignTo", message: "works under the person being deleted (\(loop)), so their reports would manage themselves")])
+                    }
+                    newManager = target
+                }
+                for report in reports {
+                    report.managerID = newManager
+                    report.revision += 1
+                    report.updatedAt = max(timestamp, report.updatedAt)
+                    try await report.update(on: database)
+                }
+            }
+            try await model.delete(on: database)
+            try await FluentAnnouncementRepository.bumpRevision(on: database)
+        }
+    }
+
+    // MARK: Integrity
+
+    /// Serialises people's writes on PostgreSQL until the transaction ends.
+    private static func lockWrites(on database: any Database) async throws {
+        guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else { return }
+        try await sql.raw("SELECT pg_advisory_xact_lock(\(bind: writeLock))").run()
+    }
+
+    /// The row, after checking `If-Match` against it.
+    private static func model(id: Int, precondition: WritePrecondition, on database: any Database) async throws -> PersonModel {
+        guard let model = try await PersonModel.find(id, on: database) else { throw APIError.notFound(PersonController.notFound) }
+        guard precondition.isSatisfied(by: model.revision) else { throw APIError.preconditionFailed("person") }
+        return model
+    }
+
+    /// Checks that the manager and account exist and that no one else has the address or the
+    /// account; every problem found is named in one 422.
+    private static func checkReferences(of content: PersonContent, for current: StoredPerson?, on database: any Database) async throws {
+        var errors: [Problem.FieldError] = []
+        let emailKey = PersonRules.emailKey(content.email)
+        if current.map({ PersonRules.emailKey($0.email) != emailKey }) ?? true,
+           let other = try await PersonModel.query(on: database).filter(\.$emailKey == emailKey).first(), other.id != current?.id {
+            errors.append(.init(field: "email", message: "is already the address of \(other.name) (#\(other.id ?? 0))"))
+        }
+        if let manager = content.managerID, manager != current?.managerID {
+            if manager == current?.id {
+                errors.append(.init(field: "managerId", message: "would make \(current?.name ?? "this person") their own manager"))
+            } else if try await PersonModel.find(manager, on: database) == nil {
+                errors.append(.init(field: "managerId", message: "names no person: \(manager)"))
+            }
+        }
+        if let user = content.userID, user != current?.userID {
+            if try await UserModel.find(user, on: database) == nil {
+                errors.append(.init(field: "userId", message: "names no account: \(user)"))
+            } else if let other = try await PersonModel.query(on: database).filter(\.$userID == user).first(), other.id != current?.id {
+                errors.append(.init(field: "userId", message: "is already the account of \(other.name) (#\(other.id ?? 0))"))
+            }
+        }
+        guard errors.isEmpty else { throw APIError.validation(errors) }
+    }
+
+    /// Refuses to make `manager` the manager of `person` when `person` is among `manager`'s
+    /// managers (a loop of any length), naming the loop.
+    private static func refuseLoop(placing person: StoredPerson, under manager: Int, field: String, on database: any Database) async throws {
+        guard let managerModel = try await PersonModel.find(manager, on: database) else { return }
+        let above = try await chain(from: try StoredPerson(managerModel), on: database)
+        guard let index = above.firstIndex(where: { $0.id == person.id }) else { return }
+        let loop = ([person] + above[...index]).map(label).joined(separator: " → ")
+        throw APIError.validation([.init(field: field, message: "would make a loop of managers: \(loop)")])
+    }
+
+    /// `person` and their managers up to the top. A loop (which the writes above never make,
+    /// but a hand-edited database might hold) ends the walk.
+    private static func chain(from person: StoredPerson, on database: any Database) async throws -> [StoredPerson] {
+        var chain = [person]
+        var seen: Set<Int> = [person.id]
+        var next = person.managerID
+        while let id = next, !seen.contains(id), let model = try await PersonModel.find(id, on: database) {
+            let manager = try StoredPerson(model)
+            chain.append(manager)
+            seen.insert(id)
+            next = manager.managerID
+        }
+        return chain
+    }
+
+    private static func label(_ person: StoredPerson) -> String {
+        "\(person.name) (#\(person.id))"
+    }
+}
+
+/// `column LIKE '%text%' ESCAPE '\'`, the text bound as a parameter with its wildcards escaped.
+enum SearchPattern {
+    static func like(_ column: String, containing text: String) -> any SQLExpression {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return SQLList([SQLColumn(column), SQLRaw("LIKE"), SQLBind("%" + escaped + "%"), SQLRaw("ESCAPE '\\'")], separator: SQLRaw(" "))
+    }
+}
+
+extension StoredPerson {
+    init(_ model: PersonModel) throws {
+        self.init(
+            id: try model.requireID(), name: model.name, email: model.email, jobTitle: model.jobTitle, department: model.department,
+            phone: model.phone, location: model.location, managerID: model.managerID, userID: model.userID, revision: model.revision,
+            createdAt: model.createdAt, updatedAt: model.updatedAt)
+    }
+}
