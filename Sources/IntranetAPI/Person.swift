@@ -6,7 +6,7 @@ import Foundation
 /// The shape is the same under API versions 1.0 and 2.0. Spearal carries people differently:
 /// `manager` and `reports` are the person objects themselves (`intranet.Person` beans), so one
 /// answer is one graph; the SDK reads both into the same object graph.
-public struct Person: Codable, Sendable, Equatable, Hashable {
+public struct Person: Codable, Sendable, Equatable, Hashable, Identifiable {
     /// The server-assigned id.
     public var id: Int
     /// The full name, 1–255 code points, trimmed.
@@ -53,6 +53,25 @@ public struct Person: Codable, Sendable, Equatable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case id, name, email, jobTitle, department, phone, location, managerId, reportIds, userId, manager, reports
+    }
+
+    /// Reads a person from JSON (links by id, expansions when asked for) or from a Spearal
+    /// bean, whose `manager` and `reports` are persons: their ids become `managerId` and
+    /// `reportIds`, and their own properties the summaries.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        email = try container.decode(String.self, forKey: .email)
+        jobTitle = try container.decode(String.self, forKey: .jobTitle)
+        department = try container.decode(String.self, forKey: .department)
+        phone = try container.decodeIfPresent(String.self, forKey: .phone)
+        location = try container.decodeIfPresent(String.self, forKey: .location)
+        userId = try container.decodeIfPresent(Int.self, forKey: .userId)
+        manager = try container.decodeIfPresent(PersonSummary.self, forKey: .manager)
+        reports = try container.decodeIfPresent([PersonSummary].self, forKey: .reports)
+        managerId = try container.decodeIfPresent(Int.self, forKey: .managerId) ?? manager?.id
+        reportIds = try container.decodeIfPresent([Int].self, forKey: .reportIds) ?? reports?.map(\.id) ?? []
     }
 
     /// Encodes every property, optional ones as `null`, except the expansions, which appear

@@ -10,6 +10,7 @@ import RESTRepository
 /// let page = try await intranet.announcements.read(page: 1, pageSize: 20)
 /// try await intranet.session.login(username: "editor", password: "…")  // later calls send the token
 /// let admins = try await intranet.users.list().filter { $0.role == .admin }
+/// let org = try await intranet.people.org()   // walk it: org.roots[0].reports[0].manager
 /// let me = try await intranet.session.me()
 /// ```
 ///
@@ -38,6 +39,8 @@ public struct IntranetClient: Sendable {
     public let session: SessionRepository
     /// The accounts, for admins (`/users`).
     public let users: UsersRepository
+    /// The staff directory and org chart (`/people`, `/org`).
+    public let people: PeopleRepository
     /// Imports from other systems, for admins (`/imports/…`).
     public let imports: ImportsRepository
 
@@ -123,6 +126,7 @@ public struct IntranetClient: Sendable {
         announcements = AnnouncementsRepository(client: client, apiVersion: apiVersion)
         session = SessionRepository(client: client, credentials: credentials)
         users = UsersRepository(client: client)
+        people = PeopleRepository(client: client)
         imports = ImportsRepository(client: client)
     }
 }

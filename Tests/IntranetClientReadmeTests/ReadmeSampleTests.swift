@@ -22,7 +22,7 @@ struct ReadmeSampleTests {
     @Test("every Swift block of the README section is compiled verbatim by this target")
     func readmeMatchesCompiledSample() throws {
         let readme = try Self.readmeText()
-        let samples = try ["ReadmeSample.swift", "ReadmeTestingSample.swift", "ReadmeSpearalSample.swift", "ReadmeOfflineSample.swift"].map {
+        let samples = try ["ReadmeSample.swift", "ReadmeTestingSample.swift", "ReadmeSpearalSample.swift", "ReadmeOfflineSample.swift", "ReadmePeopleSample.swift"].map {
             try String(contentsOf: Self.packageRoot.appendingPathComponent("Tests/IntranetClientReadmeTests/ReadmeSamples/\($0)"), encoding: .utf8)
         }
 
@@ -30,10 +30,24 @@ struct ReadmeSampleTests {
             .compactMap { $0.components(separatedBy: "```").first }
             .filter { $0.contains("import ") }
 
-        #expect(blocks.count == 4)
+        #expect(blocks.count == 5)
         for block in blocks {
             #expect(samples.contains { $0.hasSuffix(block) }, "README block not compiled:\n\(block)")
         }
+    }
+
+    @Test("the people sample walks the org chart down to the reports and up to the top")
+    func peopleSampleRuns() async throws {
+        let person = { (id: Int, name: String, manager: Int?) in
+            #"{"id":\#(id),"name":"\#(name)","email":"p\#(id)@brightwater.example","jobTitle":"T","department":"D","phone":null,"location":null,"managerId":\#(manager.map(String.init) ?? "null"),"userId":null"#
+        }
+        let tree = "[" + person(1, "Margit Olsen", nil) + #","reportIds":[3],"reports":["# + person(3, "Zoë Lefèvre", 1)
+            + #","reportIds":[9,10],"reports":["# + person(9, "Kwame Mensah", 3) + #","reportIds":[],"reports":[]},"#
+            + person(10, "Lena Fischer", 3) + #","reportIds":[],"reports":[]}]}]}]"#
+        let transport = MockTransport(script: [.text(tree)])
+        let (reports, managers) = try await team(of: 3, in: IntranetClient(transport: transport, apiVersion: .v2_0))
+        #expect(reports == ["Kwame Mensah", "Lena Fischer"])
+        #expect(managers == ["Margit Olsen"])
     }
 
     /// A server with three announcements that answers writes with a new ETag each time.

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import IntranetAPI
 import SQLKit
 
 /// Creates the `people` table of the staff directory, the indexes its lists, links and
@@ -54,14 +55,24 @@ struct SeedSamplePeople: AsyncMigration {
             return
         }
         let now = FluentAnnouncementRepository.millisecondPrecision(Date())
+        // One level of the organisation per statement (each level's managers exist by then),
+        // then its ids read back by address: ten statements rather than forty.
         var ids: [String: Int] = [:]
-        for entry in SeedPeople.all {
-            let content = PersonContent(
-                name: entry.name, email: SeedPeople.email(of: entry.name), jobTitle: entry.jobTitle, department: entry.department,
-                phone: entry.phone, location: entry.location, managerID: entry.manager.flatMap { ids[$0] }, userID: nil)
-            let model = PersonModel(content, createdAt: now)
-            try await model.create(on: database)
-            ids[entry.name] = try model.requireID()
+        var remaining = SeedPeople.all
+        while !remaining.isEmpty {
+            let level = remaining.filter { $0.manager.map { ids[$0] != nil } ?? true }
+            guard !level.isEmpty else { break }
+            remaining.removeAll { entry in level.contains { $0.name == entry.name } }
+            let models = level.map { entry in
+                PersonModel(PersonContent(
+                    name: entry.name, email: SeedPeople.email(of: entry.name), jobTitle: entry.jobTitle, department: entry.department,
+                    phone: entry.phone, location: entry.location, managerID: entry.manager.flatMap { ids[$0] }, userID: nil), createdAt: now)
+            }
+            try await models.create(on: database)
+            let names = Dictionary(level.map { (PersonRules.emailKey(SeedPeople.email(of: $0.name)), $0.name) }, uniquingKeysWith: { first, _ in first })
+            for model in try await PersonModel.query(on: database).filter(\.$emailKey ~~ Array(names.keys)).all() {
+                if let name = names[model.emailKey] { ids[name] = try model.requireID() }
+            }
         }
     }
 

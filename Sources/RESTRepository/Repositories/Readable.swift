@@ -38,9 +38,17 @@ extension Readable {
         try await read(page: page, pageSize: pageSize, extraQuery: [])
     }
 
-    /// Reads one page with more query parameters (a sort order, a filter) after the paging
-    /// ones; what ``read(page:pageSize:)`` and ``Sortable`` build on.
-    func read(page: Int, pageSize: Int, extraQuery: [URLQueryItem]) async throws -> Page<ListItem> {
+    /// Reads one page with more query parameters (a sort order, a search, a filter) after the
+    /// paging ones; what ``read(page:pageSize:)`` and ``Sortable`` build on, and what a
+    /// repository's own list calls use.
+    ///
+    /// - Parameters:
+    ///   - page: the 1-based page number.
+    ///   - pageSize: the number of items per page.
+    ///   - extraQuery: the parameters to add, in order.
+    /// - Returns: the items with the paging header fields, as ``read(page:pageSize:)``.
+    /// - Throws: a ``RepositoryError``.
+    public func read(page: Int, pageSize: Int, extraQuery: [URLQueryItem]) async throws -> Page<ListItem> {
         try await read(page: page, pageSize: pageSize, extraQuery: extraQuery, as: ListItem.self) { $0 }
     }
 
