@@ -56,6 +56,24 @@ struct OfflineCommandTests {
         #expect((file[.posixPermissions] as? Int) == 0o600)
     }
 
+    @Test("answers are kept per server: one server's answer is never shown for another")
+    func perServer() async throws {
+        let environment = ["XDG_CACHE_HOME": cacheHome().path]
+        try await withLiveAccountServer { server in
+            let url = server.url.absoluteString
+            let list = try await BuiltBinary.run(["announcements", "--server", url], environment: environment)
+            #expect(list.status == 0, "\(list.errors)")
+            await server.stop()
+            // Another server (the same host, another port: nothing listens there).
+            let other = try await BuiltBinary.run(["announcements", "--server", "http://127.0.0.1:9"], environment: environment)
+            #expect(other.status == 69, "\(other.output)")
+            #expect(other.errors.contains("cannot reach the intranet server at http://127.0.0.1:9"))
+            #expect(!other.output.contains("Welcome"), "the first server's list is not shown for the second")
+            let offline = try await BuiltBinary.run(["announcements", "--server", "http://127.0.0.1:9", "--offline"], environment: environment)
+            #expect(offline.status == 69)
+        }
+    }
+
     @Test("cache info names the path, entries and size; cache clear forgets everything")
     func infoAndClear() async throws {
         let home = cacheHome()

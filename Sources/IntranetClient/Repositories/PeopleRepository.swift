@@ -54,6 +54,14 @@ public struct PeopleRepository: Creatable, Sortable, Updatable, Patchable, Delet
         case top
     }
 
+    /// A link of a person whose summary a read can embed (`?expand=`).
+    public enum Link: String, Sendable, CaseIterable {
+        /// The manager: ``Person/manager``.
+        case manager
+        /// The reports: ``Person/reports``.
+        case reports
+    }
+
     /// The client sending this repository's requests.
     public let client: RESTClient
     /// `/people`.
@@ -76,6 +84,19 @@ public struct PeopleRepository: Creatable, Sortable, Updatable, Patchable, Delet
     /// - Throws: a `RepositoryError`.
     public func search(_ text: String, page: Int = 1, pageSize: Int = 20) async throws -> Page<Person> {
         try await read(page: page, pageSize: pageSize, extraQuery: [URLQueryItem(name: "q", value: text)])
+    }
+
+    /// One person with the summaries of their manager and reports embedded
+    /// (`GET /people/{id}?expand=manager,reports`), for a card that names them.
+    ///
+    /// - Parameters:
+    ///   - id: the person's id.
+    ///   - links: the links to embed (Spearal answers carry both anyway).
+    /// - Throws: a `RepositoryError`; `RepositoryError.notFound` for an unknown id.
+    public func read(id: Int, expanding links: Set<Link>) async throws -> Person {
+        let expand = Link.allCases.filter(links.contains).map(\.rawValue).joined(separator: ",")
+        let query = expand.isEmpty ? [] : [URLQueryItem(name: "expand", value: expand)]
+        return try await client.value(RESTRequest(.get, path: path(for: id), query: query), as: Person.self)
     }
 
     /// The person and their managers up to the top, in that order (`GET /people/{id}/chain`).

@@ -47,6 +47,8 @@ struct CommandSession: Sendable {
             retryPolicy: nil, sessionStore: sessionStore,
             signingKey: try options.signingKey(environment: context.environment),
             responseStore: responseStore, storePolicy: policy ?? .networkFirst,
+            // Answers are kept per server: one server's answers are never shown for another.
+            storeScope: serverURL.absoluteString,
             responseObserver: { request, response in
                 // The raw body of an answer from the store, for --output json and spearal.
                 if response.origin.source != .network {

@@ -1,12 +1,12 @@
 import ArgumentParser
 
-/// `intranet`: the root command. It only groups: `announcements`, `login`, `logout`,
-/// `whoami` and `users` do the work.
+/// `intranet`: the root command. It only groups: `announcements`, `people`, `login`,
+/// `logout`, `whoami`, `users`, `import` and `cache` do the work.
 public struct IntranetCommand: ParsableCommand {
     /// The command's name, abstract, exit statuses and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "intranet",
-        abstract: "Read and edit the intranet's announcements, and manage its accounts, from a terminal.",
+        abstract: "Read and edit the intranet's announcements and staff directory, and manage its accounts, from a terminal.",
         discussion: """
             Every command takes --server URL (or $INTRANET_SERVER), --api-version 1.0|2.0, \
             --output table|json|spearal, --wire json|spearal (or $INTRANET_WIRE), --cache and \
@@ -26,6 +26,10 @@ public struct IntranetCommand: ParsableCommand {
               echo '<p>10:00</p>' | intranet announcements create --title Drill --body -
               intranet announcements update 7 --title 'Fire drill moved' --clear-body
               intranet announcements delete 7 --yes
+              intranet people --search lefevre           look someone up
+              intranet people show 3                     a card: contact, manager, reports
+              intranet people org 3                      the tree under person 3
+              intranet people delete 10 --reassign-to 3 --yes
               intranet whoami
               intranet users create --username zoe --role editor
               intranet users set-role zoe admin
@@ -35,7 +39,7 @@ public struct IntranetCommand: ParsableCommand {
             \(ExitStatus.helpText)
             """,
         subcommands: [
-            AnnouncementsCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, UsersCommand.self, ImportCommand.self, CacheCommand.self,
+            AnnouncementsCommand.self, PeopleCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, UsersCommand.self, ImportCommand.self, CacheCommand.self,
         ])
 
     /// Creates the command (ArgumentParser fills it in).
