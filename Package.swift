@@ -130,6 +130,9 @@ let package = Package(
         .executableTarget(name: "SpearalBenchmark", dependencies: ["Spearal"]),
         .executableTarget(name: "WireBenchmark", dependencies: ["IntranetClient"], path: "Sources/WireBenchmark"),
         .executableTarget(name: "SpearalFuzz", dependencies: ["Spearal"]),
+        .executableTarget(
+            name: "PeopleBenchmark", dependencies: ["IntranetClient", "RESTRepositoryTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Sources/PeopleBenchmark"),
         .executableTarget(name: "BareServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
 
         // The example app: screen logic on IntranetClient alone, and a terminal front for it.

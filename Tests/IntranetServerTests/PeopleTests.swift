@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Spearal
+import SQLKit
 import Testing
 @testable import IntranetServer
 
@@ -46,6 +47,27 @@ struct PeopleTests {
             let badSort = try await client.send(.get, "/people?sort=title")
             #expect(badSort.status == .badRequest)
             #expect(badSort.text.contains("name, id, email, jobTitle, department"))
+        }
+    }
+
+    @Test("the search index follows every write: a new name is found, an old one no longer, a deleted person never", arguments: TestStorage.all)
+    func searchFollowsWrites(_ storage: TestStorage) async throws {
+        try await withTestServer(storage) { server, client in
+            let created = try await client.send(.post, "/people", json: #"{"name":"Quentin Quux","email":"qq@brightwater.example","jobTitle":"Tester","department":"QA"}"#)
+            let id = try #require(try created.object()["id"] as? Int)
+            #expect(try ids(await client.send(.get, "/people?q=quux")) == [id])
+            #expect(try await client.send(.patch, "/people/\(id)", json: #"{"name":"Quentin Zorro"}"#).status == .ok)
+            #expect(try ids(await client.send(.get, "/people?q=quux")) == [])
+            #expect(try ids(await client.send(.get, "/people?q=zorro")) == [id])
+            #expect(try ids(await client.send(.get, "/people?q=zo&max=100")).contains(id), "two letters: no trigram, still found")
+            #expect(try await client.send(.delete, "/people/\(id)").status == .noContent)
+            #expect(try ids(await client.send(.get, "/people?q=zorro")) == [])
+            let sql = try #require(server.database.database as? any SQLDatabase)
+            struct Row: Decodable { let name: String }
+            let index = storage == .postgres
+                ? "SELECT indexname AS name FROM pg_indexes WHERE indexname = 'people_search_key_trgm_idx' AND schemaname = current_schema()"
+                : "SELECT name FROM sqlite_master WHERE name = 'people_search'"
+            #expect(try await sql.raw(SQLQueryString(index)).all(decoding: Row.self).count == 1, "the search is indexed")
         }
     }
 

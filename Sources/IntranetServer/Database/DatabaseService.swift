@@ -151,6 +151,7 @@ final class DatabaseService: Service, Sendable {
         migrations.add(AddChangeNotifications())
         migrations.add(AddImportSources())
         migrations.add(CreatePeople())
+        migrations.add(AddPeopleSearchIndex())
         if seeds {
             migrations.add(SeedSamplePeople())
         }

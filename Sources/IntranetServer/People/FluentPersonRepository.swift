@@ -18,9 +18,18 @@ struct FluentPersonRepository: PersonRepository {
 
     func list(_ request: PersonListRequest) async throws -> (items: [StoredPerson], total: Int) {
         let search = request.search.map(PersonRules.searchKey).flatMap { $0.isEmpty ? nil : $0 }
+        let usesTrigramTable = search.map(Self.trigramTableAnswers) ?? false && (database as? any SQLDatabase)?.dialect.name == "sqlite"
         let matching: @Sendable () -> QueryBuilder<PersonModel> = {
             let query = PersonModel.query(on: database)
             guard let search else { return query }
+            if usesTrigramTable {
+                // SQLite: the FTS5 trigram index finds the rows (see AddPeopleSearchIndex).
+                return query.filter(.sql(SQLBinaryExpression(
+                    SQLColumn("id"), .in,
+                    SQLGroupExpression(SQLList(
+                        [SQLRaw("SELECT rowid FROM \(AddPeopleSearchIndex.ftsTable) WHERE search_key LIKE"), SQLBind("%" + search + "%")],
+                        separator: SQLRaw(" "))))))
+            }
             return query.filter(.sql(SearchPattern.like("search_key", containing: search)))
         }
         let total = try await matching().count()
@@ -145,6 +154,12 @@ struct FluentPersonRepository: PersonRepository {
             try await model.delete(on: database)
             try await FluentAnnouncementRepository.bumpRevision(on: database)
         }
+    }
+
+    /// Whether SQLite's trigram table can answer a search for `text`: three characters or more
+    /// (shorter ones have no trigram) and no `%`, `_` or `\` (its `LIKE` takes no `ESCAPE`).
+    private static func trigramTableAnswers(_ text: String) -> Bool {
+        text.count >= 3 && !text.contains(where: { $0 == "%" || $0 == "_" || $0 == "\\" })
     }
 
     // MARK: Integrity
