@@ -42,6 +42,10 @@ struct PeopleTests {
             #expect(try finance.objects().compactMap { $0["name"] as? String } == ["Tomasz Kowalski", "Priya Raman"])
             #expect(finance.headers[.link]?.contains("</people?q=FINANCE&sort=name&order=desc&max=2&offset=2>; rel=\"next\"") == true)
             #expect(try await client.send(.get, "/people?q=%25").headers[.total] == "0")
+            for text in ["%22%22%22", "a%22b%22c", "zo*", "NOT+AND+OR", "(((", "x%5C%25_"] {
+                let odd = try await client.send(.get, "/people?q=\(text)")
+                #expect(odd.status == .ok && odd.headers[.total] == "0", "search syntax is literal: \(text)")
+            }
             #expect(try await client.send(.get, "/people?q=\(String(repeating: "a", count: 201))").status == .badRequest)
             #expect(try await client.send(.get, "/people?q=a&q=b").status == .badRequest)
             let badSort = try await client.send(.get, "/people?sort=title")

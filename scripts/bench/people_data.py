@@ -72,7 +72,7 @@ def load_postgres(url, count):
            f"\\copy people ({columns}) FROM STDIN WITH (FORMAT csv, NULL '')\n"
            + rows.getvalue() + "\\.\n"
            "SELECT setval(pg_get_serial_sequence('people', 'id'), (SELECT max(id) FROM people));\n"
-           "UPDATE change_revisions SET value = value + 1;\nCOMMIT;\nANALYZE people;\n")
+           "UPDATE change_revisions SET value = value + 1;\nCOMMIT;\nVACUUM ANALYZE people;\n")
     subprocess.run(["psql", url, "-q", "-v", "ON_ERROR_STOP=1"], input=sql, text=True, check=True, stdout=subprocess.DEVNULL)
 
 

@@ -56,9 +56,9 @@ public struct PeopleRepository: Creatable, Sortable, Updatable, Patchable, Delet
 
     /// A link of a person whose summary a read can embed (`?expand=`).
     public enum Link: String, Sendable, CaseIterable {
-        /// The manager: ``Person/manager``.
+        /// The manager: `Person.manager`.
         case manager
-        /// The reports: ``Person/reports``.
+        /// The reports: `Person.reports`.
         case reports
     }
 
