@@ -145,10 +145,11 @@ func makeServer(
         sanitizer: sanitizer,
         maxBodySize: configuration.maxBodySize
     ).addRoutes(to: &announcementRoutes)
-    SessionController(auth: auth, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
+    let people = FluentPersonRepository(database: database.database, now: configuration.now)
+    SessionController(auth: auth, people: people, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
     UserController(accounts: accounts, hasher: hasher, cache: cache, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
     PersonController(
-        repository: FluentPersonRepository(database: database.database, now: configuration.now), cache: cache,
+        repository: people, cache: cache,
         revision: { try await repository.currentRevision() }, maxBodySize: configuration.maxBodySize
     ).addRoutes(to: &announcementRoutes)
     ImportController(
@@ -158,7 +159,7 @@ func makeServer(
 
     var webRoutes = RouteBook<AppRequestContext>()
     let web = WebController(
-        repository: repository, accounts: accounts, auth: auth, hasher: hasher, cache: cache, templates: templates,
+        repository: repository, people: people, accounts: accounts, auth: auth, hasher: hasher, cache: cache, templates: templates,
         sanitizer: sanitizer, maxBodySize: configuration.maxBodySize, secureCookies: configuration.secureCookies)
     web.addRoutes(to: &webRoutes)
     let webRouter = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)

@@ -299,6 +299,30 @@ struct PeopleTests {
         }
     }
 
+    @Test("/users/me links to the signed-in account's person; people's routes answer 405, 406, 413 and 415 as announcements do")
+    func accountLinkAndHTTPRules() async throws {
+        try await withTestServer(configure: { $0.maxBodySize = 2_000 }) { _, client in
+            #expect(try await client.send(.get, "/users/me", as: .reader).headers[.link] == nil, "no person yet")
+            let linked = try await client.send(.post, "/people", json: #"{"name":"Rita Reader","email":"rita@brightwater.example","jobTitle":"Reader","department":"IT","userId":\#(TestUser.reader.id)}"#)
+            let id = try #require(try linked.object()["id"] as? Int)
+            let me = try await client.send(.get, "/users/me", as: .reader)
+            #expect(me.headers[.link] == "</people/\(id)>; rel=\"person\"")
+            #expect(try Set(me.object().keys) == ["id", "username", "displayName", "role"], "the account keeps its shape")
+            #expect(try await client.send(.get, "/users/me", as: .editor).headers[.link] == nil)
+
+            let trace = try await client.send(HTTPRequest.Method("TRACE")!, "/people/3")
+            #expect(trace.status == .methodNotAllowed && trace.headers[.allow] == "GET, HEAD, PUT, PATCH, DELETE")
+            #expect(try await client.send(.post, "/org").headers[.allow] == "GET, HEAD")
+            #expect(try await client.send(.get, "/people", headers: [.accept: "text/csv"]).status == .notAcceptable)
+            #expect(try await client.send(.get, "/people/3", version: "3.0").status == .notAcceptable)
+            let text = try await client.send(.post, "/people", headers: [.contentType: "text/plain"], json: "name=x")
+            #expect(text.status == .unsupportedMediaType)
+            let large = try await client.send(.post, "/people", json: #"{"name":"\#(String(repeating: "x", count: 3_000))"}"#)
+            #expect(large.status == .contentTooLarge)
+            #expect(try await client.send(.get, "/people").headers[.total] == "41", "nothing else was created")
+        }
+    }
+
     @Test("the seed runs once: a restart after everyone was deleted leaves the directory empty")
     func seededOnce() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("people-seed-\(UUID().uuidString)")

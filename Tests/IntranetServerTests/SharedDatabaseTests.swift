@@ -79,6 +79,24 @@ struct SharedDatabaseTests {
         }
     }
 
+    @Test("people changed through one reach every people read of two within the bound: detail, search, chain and the org chart")
+    func peopleWritesReachTheOtherInstance() async throws {
+        try await withTwoInstances { one, two in
+            let paths = [
+                ReadPath(description: "person", uri: "/people/22", version: "2.0"),
+                ReadPath(description: "person in Spearal", uri: "/people/22", version: "1.0", headers: [.accept: MediaType.spearal]),
+                ReadPath(description: "search signed in", uri: "/people?q=vries", version: "2.0", caller: .reader),
+                ReadPath(description: "chain", uri: "/people/31/chain", version: "2.0"),
+                ReadPath(description: "org chart", uri: "/org", version: "2.0"),
+            ]
+            try await warm(paths, on: two)
+            #expect(try await one.client.send(.patch, "/people/22", json: #"{"name":"Pieter van Vries"}"#).status == .ok)
+            try await expectSeen(paths, on: two, since: .now, bound: two.bound) { _, answer in
+                answer.text.contains("Pieter van Vries")
+            }
+        }
+    }
+
     @Test("a restricted announcement made through one reaches its reader through two, and never anyone else")
     func restrictedAcrossInstances() async throws {
         try await withTwoInstances { one, two in

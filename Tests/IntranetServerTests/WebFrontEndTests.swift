@@ -93,6 +93,36 @@ struct WebFrontEndTests {
         }
     }
 
+    @Test("the directory in the browser: search people, a person's card with manager and reports, the organisation as a nested list", arguments: TestStorage.all)
+    func peoplePages(_ storage: TestStorage) async throws {
+        try await withTestServer(storage, mode: .live) { _, client in
+            let search = try await client.page("/people?q=LEFEVRE")
+            #expect(search.status == .ok && search.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(search.text.contains("<li><a href=\"/people/3\">Zoë Lefèvre</a> <span class=\"meta\">Head of IT · IT</span></li>"))
+            #expect(search.text.contains("1 person for “LEFEVRE”"))
+            let all = try await client.page("/people?page=2")
+            #expect(all.text.contains("Page 2 of 2") && all.text.contains("href=\"/people\">← Previous"))
+
+            let card = try await client.page("/people/3")
+            #expect(card.text.contains("<h1>Zoë Lefèvre</h1>"))
+            #expect(card.text.contains("<dt>Manager</dt><dd><a href=\"/people/1\">Margit Olsen</a>, Chief Executive Officer</dd>"))
+            #expect(card.text.contains("<a href=\"/people/9\">Kwame Mensah</a>") && card.text.contains("<a href=\"/people/10\">Lena Fischer</a>"))
+            #expect(card.text.contains("href=\"mailto:zoe.lefevre@brightwater.example\""))
+            #expect(try await client.page("/people/999").status == .notFound)
+            let json = try await client.execute(uri: "/people/3", method: .get, headers: [.accept: "application/json"], body: nil)
+            #expect(try json.object()["reportIds"] as? [Int] == [9, 10], "one URL: JSON for everyone else")
+
+            let org = try await client.page("/org")
+            #expect(org.text.components(separatedBy: "<li id=\"p").count - 1 == 40)
+            let zoe = try #require(org.text.range(of: "<li id=\"p3\">"))
+            let kwame = try #require(org.text.range(of: "<li id=\"p9\">"))
+            #expect(zoe.lowerBound < kwame.lowerBound && org.text[zoe.lowerBound..<kwame.lowerBound].contains("<ul>"), "reports nest under their manager")
+
+            _ = try await client.send(.patch, "/people/3", json: #"{"jobTitle":"Chief Information Officer"}"#)
+            #expect(try await client.page("/people/3").text.contains("Chief Information Officer · IT"), "a write shows at once")
+        }
+    }
+
     @Test("search matches title and body, ignoring case; wildcards are literal; pages link to each other", arguments: TestStorage.all)
     func searchAndPaging(_ storage: TestStorage) async throws {
         try await withTestServer(storage, mode: .live) { _, client in

@@ -289,11 +289,34 @@ class WebFrontEnd(unittest.TestCase):
         self.assertIn("Zoë Park", driver.page_source)
         shoot(driver, "users-desktop")
 
+    def test_people_search_card_and_organisation(self):
+        driver = self.driver
+        driver.get(BASE + "/")
+        click_link(driver, "People")
+        self.assertEqual(driver.title, "People · Intranet")
+        driver.find_element(By.ID, "q").send_keys("LEFEVRE")
+        submit(driver, "form.search button")
+        names = [link.text for link in driver.find_elements(By.CSS_SELECTOR, "ul.people a")]
+        self.assertEqual(names, ["Zoë Lefèvre"], "accents and case ignored")
+        click_link(driver, "Zoë Lefèvre")
+        self.assertEqual(driver.find_element(By.TAG_NAME, "h1").text, "Zoë Lefèvre")
+        shoot(driver, "person-desktop")
+        click_link(driver, "Kwame Mensah")
+        self.assertEqual(driver.find_element(By.TAG_NAME, "h1").text, "Kwame Mensah")
+        click_link(driver, "Zoë Lefèvre")
+        click_link(driver, "Where Zoë Lefèvre is in the organisation")
+        self.assertTrue(driver.current_url.endswith("/org#p3"))
+        reports = [link.text for link in driver.find_elements(By.CSS_SELECTOR, "li#p3 > ul > li > a")]
+        self.assertEqual(reports, ["Kwame Mensah", "Lena Fischer"], "reports nest under their manager")
+        self.assertEqual(len(driver.find_elements(By.CSS_SELECTOR, "ul.org li")), 40)
+        shoot(driver, "org-desktop")
+
     def test_pages_at_phone_width_dark_and_accessible(self):
         phone = browser(PHONE, dark=True)
         try:
             for name, path, user in [
                 ("list", "/", None), ("detail", "/announcements/2", None), ("login", "/login", None),
+                ("people", "/people", None), ("person", "/people/22", None), ("org", "/org", None),
             ]:
                 phone.get(BASE + path)
                 width = phone.execute_script("return document.documentElement.scrollWidth")
@@ -303,7 +326,7 @@ class WebFrontEnd(unittest.TestCase):
             phone.quit()
         driver = self.driver
         checked = {}
-        for path in ["/", "/announcements/2", "/login", "/?q=canteen", "/announcements/999999"]:
+        for path in ["/", "/announcements/2", "/login", "/?q=canteen", "/announcements/999999", "/people?q=head", "/people/3", "/org"]:
             driver.get(BASE + path)
             checked[path] = serious_violations(driver)
         sign_in(driver, ADMIN)

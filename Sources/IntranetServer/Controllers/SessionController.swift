@@ -7,6 +7,8 @@ import NIOCore
 /// `POST /login`, `POST /logout`, `GET /users/me` (API.md §3).
 struct SessionController: Sendable {
     let auth: AuthService
+    /// Where `GET /users/me` finds the signed-in user's person, to link to it.
+    let people: any PersonRepository
     let maxBodySize: Int
 
     func addRoutes(to routes: inout RouteBook<AppRequestContext>) {
@@ -33,8 +35,15 @@ struct SessionController: Sendable {
         return Response(status: .noContent)
     }
 
+    /// The signed-in account; when a person of the directory belongs to it, a
+    /// `Link: </people/{id}>; rel="person"` header leads there (the account's shape stays that
+    /// of every version).
     @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireRole(.reader)
-        return try Representation(request, context: context, primary: .user).response(user)
+        var response = try Representation(request, context: context, primary: .user).response(user)
+        if let person = try await people.person(ofUser: user.id) {
+            response.headers[.link] = "<\(PersonController.collectionPath)/\(person.id)>; rel=\"person\""
+        }
+        return response
     }
 }

@@ -70,6 +70,10 @@ struct FluentPersonRepository: PersonRepository {
         return try await Self.chain(from: person, on: database)
     }
 
+    func person(ofUser userID: Int) async throws -> StoredPerson? {
+        try await PersonModel.query(on: database).filter(\.$userID == userID).first().map(StoredPerson.init)
+    }
+
     func everyone() async throws -> [StoredPerson] {
         try await PersonModel.query(on: database).sort(\.$name).sort(\.$id).all().map(StoredPerson.init)
     }

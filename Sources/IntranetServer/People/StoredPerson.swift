@@ -77,6 +77,8 @@ protocol PersonRepository: Sendable {
     /// The person and their managers up to the top, in that order; `nil` when there is no
     /// such person.
     func chain(of id: Int) async throws -> [StoredPerson]?
+    /// The person whose account is `userID`, if any.
+    func person(ofUser userID: Int) async throws -> StoredPerson?
     /// Everyone, in name order (for the org chart).
     func everyone() async throws -> [StoredPerson]
     /// Adds a person.

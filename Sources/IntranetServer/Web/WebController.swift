@@ -13,6 +13,8 @@ import NIOCore
 /// ``WebMiddleware``.
 struct WebController: Sendable {
     let repository: any AnnouncementRepository
+    /// The staff directory, for `/people`, `/people/{id}` and `/org`.
+    let people: any PersonRepository
     let accounts: any AccountRepository
     let auth: AuthService
     let hasher: PasswordHasher
@@ -34,6 +36,9 @@ struct WebController: Sendable {
         routes.add(.get, "/announcements/{id}/edit", Self.page(editForm))
         routes.add(.get, "/announcements/{id}/delete", Self.page(confirmDelete))
         routes.add(.post, "/announcements/{id}/delete", Self.page(delete))
+        routes.add(.get, "/people", Self.page(directory))
+        routes.add(.get, "/people/{id}", Self.page(personCard))
+        routes.add(.get, "/org", Self.page(organisation))
         routes.add(.get, "/login", Self.page(loginForm))
         routes.add(.post, "/login", Self.page(login))
         routes.add(.post, "/logout", Self.page(logout))
@@ -107,6 +112,57 @@ struct WebController: Sendable {
             body: templates.stylesheet, etag: templates.stylesheetTag,
             headers: [.contentType: "text/css; charset=utf-8", .eTag: templates.stylesheetTag, .cacheControl: "public, max-age=3600"])
         return entry.response(for: request)
+    }
+
+    // MARK: The directory
+
+    @Sendable func directory(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let identity = try await self.identity(request)
+        let fields = WebForm.parse(request.uri.query ?? "")
+        let query = fields["q"].map { String($0.trimmingCharacters(in: .whitespacesAndNewlines).prefix(WebPages.maxSearchLength)) }
+            .flatMap { $0.isEmpty ? nil : $0 }
+        guard let number = Int(fields["page"] ?? "1"), number >= 1, number <= 1_000_000 else {
+            throw APIError.notFound("There is no such page of people.")
+        }
+        let size = 20
+        return try await page("web|people|\(number)|\(query ?? "")", identity: identity, request: request) {
+            let (found, total) = try await people.list(PersonListRequest(offset: (number - 1) * size, limit: size, search: query))
+            let pages = max(1, (total + size - 1) / size)
+            var context: [String: Any] = ["people": found.map(WebPages.personLine), "hasPeople": !found.isEmpty, "total": total]
+            context["resultNoun"] = total == 1 ? "person" : "people"
+            if let query { context["query"] = query }
+            if pages > 1 {
+                var paging: [String: Any] = ["page": number, "pages": pages]
+                if number > 1 { paging["previous"] = WebPages.listLink(page: number - 1, query: query, path: "/people") }
+                if number < pages { paging["next"] = WebPages.listLink(page: number + 1, query: query, path: "/people") }
+                context["paging"] = paging
+            }
+            return (query.map { "People: “\($0)”" } ?? "People", templates.renderMain("people", context))
+        }
+    }
+
+    @Sendable func personCard(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let identity = try await self.identity(request)
+        let id = try PersonController.personID(context)
+        return try await page("web|person|\(id)", identity: identity, request: request) {
+            guard let person = try await people.find(id: id) else {
+                throw APIError.notFound("There is no person at this address.")
+            }
+            var manager: StoredPerson?
+            if let managerID = person.managerID { manager = try await people.find(id: managerID) }
+            let reports = try await people.reports(of: [id])[id] ?? []
+            return (person.name, templates.renderMain("person", WebPages.personCard(person, manager: manager, reports: reports)))
+        }
+    }
+
+    @Sendable func organisation(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let identity = try await self.identity(request)
+        return try await page("web|org", identity: identity, request: request) {
+            let (graph, roots) = PersonGraph.organisation(try await people.everyone())
+            defer { graph.dismantle() }
+            let context: [String: Any] = ["roots": WebPages.orgNodes(roots), "hasPeople": !roots.isEmpty, "count": graph.nodes.count]
+            return ("Organisation", templates.renderMain("org", context))
+        }
     }
 
     // MARK: Editing announcements

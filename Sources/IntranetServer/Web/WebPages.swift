@@ -92,8 +92,8 @@ enum WebPages {
         return formatter.string(from: date)
     }
 
-    /// The link to list page `page` of search `query`.
-    static func listLink(page: Int, query: String?) -> String {
+    /// The link to list page `page` of search `query`, on the list at `path`.
+    static func listLink(page: Int, query: String?, path: String = "/") -> String {
         var items: [String] = []
         if let query, !query.isEmpty {
             items.append("q=" + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
@@ -101,6 +101,37 @@ enum WebPages {
         if page > 1 {
             items.append("page=\(page)")
         }
-        return items.isEmpty ? "/" : "/?" + items.joined(separator: "&")
+        return items.isEmpty ? path : path + "?" + items.joined(separator: "&")
+    }
+
+    /// A person as the directory's pages show them: one line, with a link.
+    static func personLine(_ person: StoredPerson) -> [String: Any] {
+        ["id": person.id, "name": person.name, "jobTitle": person.jobTitle, "department": person.department]
+    }
+
+    /// A person's card: contact, manager and reports.
+    static func personCard(_ person: StoredPerson, manager: StoredPerson?, reports: [StoredPerson]) -> [String: Any] {
+        var card = personLine(person)
+        card["email"] = person.email
+        if let phone = person.phone {
+            card["phone"] = phone
+            card["phoneLink"] = "tel:" + phone.filter { $0.isNumber || $0 == "+" }
+        }
+        if let location = person.location { card["location"] = location }
+        if let manager { card["manager"] = personLine(manager) }
+        card["reports"] = reports.map(personLine)
+        card["hasReports"] = !reports.isEmpty
+        return card
+    }
+
+    /// The org chart's nodes, nested: every node says whether it has reports and lists them
+    /// (empty when none), so the recursive partial never reads its parent's.
+    static func orgNodes(_ members: [PersonGraphNode]) -> [[String: Any]] {
+        members.map { node in
+            var line = personLine(node.person)
+            line["reports"] = orgNodes(node.reports)
+            line["hasReports"] = !node.reports.isEmpty
+            return line
+        }
     }
 }
