@@ -48,6 +48,10 @@ struct PeopleTests {
             }
             #expect(try await client.send(.get, "/people?q=\(String(repeating: "a", count: 201))").status == .badRequest)
             #expect(try await client.send(.get, "/people?q=a&q=b").status == .badRequest)
+            for control in ["%00", "zo%00e", "a%0Ab", "%C2%AE9%C3%B9%25%F3%9A%83%A4%C3%AF%00"] {
+                let refused = try await client.send(.get, "/people?q=\(control)&sort=department&order=desc")
+                #expect(refused.status == .badRequest && refused.text.contains("control characters"), "found by schemathesis: was a 500")
+            }
             let badSort = try await client.send(.get, "/people?sort=title")
             #expect(badSort.status == .badRequest)
             #expect(badSort.text.contains("name, id, email, jobTitle, department"))

@@ -109,6 +109,8 @@ struct WebFrontEndTests {
             #expect(card.text.contains("<a href=\"/people/9\">Kwame Mensah</a>") && card.text.contains("<a href=\"/people/10\">Lena Fischer</a>"))
             #expect(card.text.contains("href=\"mailto:zoe.lefevre@brightwater.example\""))
             #expect(try await client.page("/people/999").status == .notFound)
+            let nul = try await client.page("/people?q=zo%00e")
+            #expect(nul.status == .ok && nul.text.contains("No people match your search"), "a NUL matches nothing")
             let json = try await client.execute(uri: "/people/3", method: .get, headers: [.accept: "application/json"], body: nil)
             #expect(try json.object()["reportIds"] as? [Int] == [9, 10], "one URL: JSON for everyone else")
 

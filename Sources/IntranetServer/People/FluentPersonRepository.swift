@@ -19,6 +19,12 @@ struct FluentPersonRepository: PersonRepository {
 
     func list(_ request: PersonListRequest) async throws -> (items: [StoredPerson], total: Int) {
         let search = request.search.map(PersonRules.searchKey).flatMap { $0.isEmpty ? nil : $0 }
+        // No field holds a control character (only `search_key`'s separators are), and a NUL
+        // would cut the text short in SQLite and be refused by PostgreSQL: such a text matches
+        // no one. (The API refuses it with a 400 first; this keeps every caller safe.)
+        if let search, search.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return ([], 0)
+        }
         if let search, search.count >= 3, let sql = database as? any SQLDatabase {
             switch sql.dialect.name {
             case "sqlite": return try await Self.trigramSearch(search, request, on: sql)
@@ -169,11 +175,13 @@ struct FluentPersonRepository: PersonRepository {
     private static func trigramSearch(
         _ text: String, _ request: PersonListRequest, on sql: any SQLDatabase
     ) async throws -> (items: [StoredPerson], total: Int) {
-        struct Number: Decodable { let n: Int? }
         let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         let fts = AddPeopleSearchIndex.ftsTable
-        let total = try await sql.raw("SELECT count(*) AS n FROM \(ident: fts) WHERE \(ident: fts) MATCH \(bind: phrase)")
-            .first(decoding: Number.self)?.n ?? 0
+        let counts = try await sql.raw("""
+            SELECT (SELECT count(*) FROM \(ident: fts) WHERE \(ident: fts) MATCH \(bind: phrase)) AS total,
+                   (SELECT max(id) FROM \(ident: PersonModel.schema)) AS highest
+            """).first(decoding: SearchCounts.self)
+        let total = counts?.total ?? 0
         guard total > request.offset else { return ([], total) }
         let (column, index): (String, String?) = switch request.sort {
         case .id: ("id", nil)
@@ -183,9 +191,8 @@ struct FluentPersonRepository: PersonRepository {
         case .department: ("department", "people_department_idx")
         }
         var walk = ""
-        if let index {
-            let highest = try await sql.raw("SELECT max(id) AS n FROM \(ident: PersonModel.schema)").first(decoding: Number.self)?.n ?? 0
-            if total * 20 >= highest { walk = "INDEXED BY \(index)" }
+        if let index, total * 20 >= counts?.highest ?? 0 {
+            walk = "INDEXED BY \(index)"
         }
         let direction = request.isDescending ? "DESC" : "ASC"
         let rows = try await sql.raw("""
@@ -206,12 +213,14 @@ struct FluentPersonRepository: PersonRepository {
     private static func postgresSearch(
         _ text: String, _ request: PersonListRequest, on sql: any SQLDatabase
     ) async throws -> (items: [StoredPerson], total: Int) {
-        struct Number: Decodable { let n: Int? }
         let matches = SearchPattern.like("search_key", containing: text)
-        let total = try await sql.raw("SELECT count(*) AS n FROM \(ident: PersonModel.schema) WHERE \(matches)")
-            .first(decoding: Number.self)?.n ?? 0
+        let counts = try await sql.raw("""
+            SELECT (SELECT count(*) FROM \(ident: PersonModel.schema) WHERE \(matches)) AS total,
+                   (SELECT max(id) FROM \(ident: PersonModel.schema)) AS highest
+            """).first(decoding: SearchCounts.self)
+        let total = counts?.total ?? 0
         guard total > request.offset else { return ([], total) }
-        let highest = try await sql.raw("SELECT max(id) AS n FROM \(ident: PersonModel.schema)").first(decoding: Number.self)?.n ?? 0
+        let highest = counts?.highest ?? 0
         let column = switch request.sort {
         case .id: "id"
         case .name: "name"
@@ -297,6 +306,12 @@ struct FluentPersonRepository: PersonRepository {
     private static func label(_ person: StoredPerson) -> String {
         "\(person.name) (#\(person.id))"
     }
+}
+
+/// How many people a search matches, and the highest id (how many there are, near enough).
+private struct SearchCounts: Decodable {
+    let total: Int
+    let highest: Int?
 }
 
 /// `column LIKE '%text%' ESCAPE '\'`, the text bound as a parameter with its wildcards escaped.

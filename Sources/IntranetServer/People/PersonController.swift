@@ -38,6 +38,9 @@ struct PersonController: Sendable {
         guard search.count <= Self.maxSearchLength else {
             throw APIError.badRequest("Query parameter 'q' is longer than \(Self.maxSearchLength) characters.")
         }
+        guard !search.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw APIError.badRequest("Query parameter 'q' must not contain control characters.")
+        }
         let expansion = try PersonExpansion(query.extra["expand"])
         let representation = try Representation(request, context: context, primary: .person)
         let key = "people|list|\(representation.version.rawValue)|\(representation.cacheKey)|\(Self.audience(context))|\(rawQuery)"
@@ -90,10 +93,13 @@ struct PersonController: Sendable {
 
     /// Each person with their manager and reports, in two queries for the whole page.
     private func neighbourhoods(of people: [StoredPerson]) async throws -> [PersonRepresentation.Neighbourhood] {
-        let reports = try await repository.reports(of: people.map(\.id))
         var known = Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let missingManagers = Set(people.compactMap(\.managerID)).subtracting(known.keys)
-        for manager in try await repository.people(ids: Array(missingManagers)) {
+        let missingManagers = Array(Set(people.compactMap(\.managerID)).subtracting(known.keys))
+        // Two independent queries: on PostgreSQL they run side by side on two connections.
+        async let reportsOfPage = repository.reports(of: people.map(\.id))
+        async let managers = repository.people(ids: missingManagers)
+        let reports = try await reportsOfPage
+        for manager in try await managers {
             known[manager.id] = manager
         }
         return people.map { person in
