@@ -60,9 +60,10 @@ public enum PersonRules {
         return nil
     }
 
-    /// The key e-mail addresses are unique under: trimmed and lower-cased.
+    /// The key e-mail addresses are unique under: trimmed, composed (NFC: `é` typed either way
+    /// is one letter) and lower-cased.
     public static func emailKey(_ email: String) -> String {
-        normalized(email).lowercased()
+        normalized(email).precomposedStringWithCanonicalMapping.lowercased()
     }
 
     /// Text folded for searching: lower case, without accents (`Zoë Lefèvre` → `zoe lefevre`).

@@ -48,6 +48,8 @@ struct PeopleTests {
             }
             #expect(try await client.send(.get, "/people?q=\(String(repeating: "a", count: 201))").status == .badRequest)
             #expect(try await client.send(.get, "/people?q=a&q=b").status == .badRequest)
+            let joiners = "a" + String(repeating: "%E2%80%8D", count: 200)
+            #expect(try await client.send(.get, "/people?q=\(joiners)").status == .badRequest, "201 code points are one character but over the limit")
             for control in ["%00", "zo%00e", "a%0Ab", "%C2%AE9%C3%B9%25%F3%9A%83%A4%C3%AF%00"] {
                 let refused = try await client.send(.get, "/people?q=\(control)&sort=department&order=desc")
                 #expect(refused.status == .badRequest && refused.text.contains("control characters"), "found by schemathesis: was a 500")
@@ -76,6 +78,12 @@ struct PeopleTests {
                 ? "SELECT indexname AS name FROM pg_indexes WHERE indexname = 'people_search_key_trgm_idx' AND schemaname = current_schema()"
                 : "SELECT name FROM sqlite_master WHERE name = 'people_search'"
             #expect(try await sql.raw(SQLQueryString(index)).all(decoding: Row.self).count == 1, "the search is indexed")
+            if storage == .postgres {
+                // An index that could not be made at migration (no pg_trgm then) is made at a later start.
+                try await sql.raw("DROP INDEX people_search_key_trgm_idx").run()
+                try await AddPeopleSearchIndex.ensurePostgresIndex(on: server.database.database)
+                #expect(try await sql.raw(SQLQueryString(index)).all(decoding: Row.self).count == 1, "made again")
+            }
         }
     }
 
@@ -226,6 +234,10 @@ struct PeopleTests {
             #expect(rita["name"] as? String == "Rita Reader" && rita["email"] as? String == "Rita@Brightwater.example")
             #expect(rita["userId"] as? Int == 3 && rita["location"] is NSNull && rita["managerId"] is NSNull)
             #expect(linked.headers[.location] == "/people/\(rita["id"] as? Int ?? 0)")
+            let composed = try await client.send(.post, "/people", json: #"{"name":"José","email":"jos\u00e9@brightwater.example","jobTitle":"T","department":"D"}"#)
+            #expect(composed.status == .created)
+            let decomposed = try await client.send(.post, "/people", json: #"{"name":"José","email":"JOSE\u0301@brightwater.example","jobTitle":"T","department":"D"}"#)
+            #expect(decomposed.status == .unprocessableContent, "é typed either way is one address")
             let twice = try await client.send(.post, "/people", json: #"{"name":"Rita Again","email":"rita2@brightwater.example","jobTitle":"Reader","department":"IT","userId":3}"#)
             #expect(twice.status == .unprocessableContent && twice.text.contains("already the account of Rita Reader"))
         }
@@ -252,6 +264,26 @@ struct PeopleTests {
         }
     }
 
+    @Test("the organisation has at most 100 levels: adding below the deepest or moving a tree under it is refused")
+    func depthLimit() async throws {
+        try await withTestServer { _, client in
+            // Ana Ferreira (31) is on level 5; 95 more below her reach level 100.
+            var deepest = 31
+            for level in 6...100 {
+                let created = try await client.send(.post, "/people", json: #"{"name":"Level \#(level)","email":"l\#(level)@brightwater.example","jobTitle":"T","department":"D","managerId":\#(deepest)}"#)
+                try #require(created.status == .created)
+                deepest = try #require(try created.object()["id"] as? Int)
+            }
+            let tooDeep = try await client.send(.post, "/people", json: #"{"name":"Level 101","email":"l101@brightwater.example","jobTitle":"T","department":"D","managerId":\#(deepest)}"#)
+            #expect(tooDeep.status == .unprocessableContent && tooDeep.text.contains("101 levels deep; it may have at most 100"))
+            // Kwame (9, level 3) has one level of reports below him: under level 99 he would make 101.
+            let moved = try await client.send(.patch, "/people/9", json: #"{"managerId":\#(deepest - 1)}"#)
+            #expect(moved.status == .unprocessableContent && moved.text.contains("101 levels deep"))
+            #expect(try await client.send(.patch, "/people/20", json: #"{"managerId":\#(deepest - 1)}"#).status == .ok, "a leaf fits on level 100")
+            #expect(try await client.send(.get, "/org", headers: [.accept: "application/spearal"]).status == .ok)
+        }
+    }
+
     @Test("If-Match guards writes with any tag read of the person", arguments: TestStorage.all)
     func ifMatch(_ storage: TestStorage) async throws {
         try await withTestServer(storage) { _, client in
@@ -262,6 +294,10 @@ struct PeopleTests {
             #expect(stale.status == .preconditionFailed && stale.text.contains("person changed"))
             #expect(try await client.send(.delete, "/people/31", headers: [.ifMatch: etag]).status == .preconditionFailed)
             #expect(try await client.send(.get, "/people/31").object()["location"] as? String == "Remote")
+            // Another resource's tag with the same id and revision guards nothing here (found by review).
+            let announcementTag = try #require(try await client.send(.get, "/announcements/5").headers[.eTag])
+            #expect(announcementTag.hasPrefix("\"5.1."))
+            #expect(try await client.send(.patch, "/people/5", headers: [.ifMatch: announcementTag], json: #"{"location":"Elsewhere"}"#).status == .preconditionFailed)
         }
     }
 
@@ -286,6 +322,9 @@ struct PeopleTests {
             #expect(try await client.send(.delete, "/people/22?reassignTo=none").status == .noContent)
             #expect(try await client.send(.get, "/people/31").object()["managerId"] is NSNull)
             #expect(try await client.send(.get, "/org").objects().count == 3, "Ana and Tom are now at the top")
+            // Where reports would go is checked even for someone without reports (found by review).
+            #expect(try await client.send(.delete, "/people/32?reassignTo=999").status == .unprocessableContent)
+            #expect(try await client.send(.delete, "/people/32?reassignTo=32").status == .unprocessableContent)
             #expect(try await client.send(.delete, "/people/32").status == .noContent, "no reports: no reassignTo needed")
         }
     }

@@ -67,6 +67,18 @@ struct ErrorReportingTests {
         #expect(result.errors == "intranet: announcement 7 was changed by someone else since it was read (it is now titled “Fire drill moved”); nothing was saved — look at it again and retry\n")
     }
 
+    @Test("a person changed meanwhile is a conflict naming who they are now, status 75 (it was status 1, found by review)")
+    func personConflict() {
+        let now = Person(id: 22, name: "Pieter van Vries", email: "p@brightwater.example", jobTitle: "Service Desk Lead", department: "IT")
+        let conflict = VersionConflict<Person>(
+            response: ResponseDetails(status: .preconditionFailed, headerFields: [:], body: Data()), current: Versioned(now, etag: "\"22.4.pabc\""))
+
+        let failure = TerminalFailure(conflict, server: URL(string: "http://127.0.0.1:8080")!, subject: "person 22")
+
+        #expect(failure.status == .conflict)
+        #expect(failure.message.contains("person 22 was changed by someone else since it was read (it is now “Pieter van Vries”, Service Desk Lead)"))
+    }
+
     @Test("401 and 403 are status 77; a 500 is status 1 with the request id; an unreadable answer is status 1", arguments: [
         (MockResponse.problem(.unauthorized, detail: "Sign in first."), Int32(77),
          "intranet: not signed in, or the session has ended (401) — sign in with: intranet login --server http://127.0.0.1:8080\n"),

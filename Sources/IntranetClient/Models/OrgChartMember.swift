@@ -2,8 +2,10 @@ import IntranetAPI
 
 /// One person of an ``OrgChart``, linked to their manager and reports.
 ///
-/// Two members are the same person exactly when they are the same object (`===`); `==` and
-/// hashing compare that identity.
+/// While you hold a member, every way of reaching that person in the chart (a report's
+/// `manager`, `member(id:)`, a `reports` list) gives back that same object (`===`); `==` and
+/// hashing compare that identity. A member nobody holds any more is made afresh when next
+/// reached, so compare members you hold, not remembered `ObjectIdentifier`s.
 public final class OrgChartMember: Sendable, Hashable, Identifiable {
     private let storage: OrgChart.Storage
     private let index: Int

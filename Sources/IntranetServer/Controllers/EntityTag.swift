@@ -37,14 +37,16 @@ enum EntityTag {
         "\"l" + contentHash(body) + suffix + "\""
     }
 
-    /// What an `If-Match` header requires of the announcement `id`.
-    static func precondition(_ header: String?, id: Int) -> WritePrecondition {
+    /// What an `If-Match` header requires of resource `id`, whose tags' third part starts with
+    /// `kind` (`v` for announcements, `p` for people), so one resource's tag never guards another's
+    /// write.
+    static func precondition(_ header: String?, id: Int, kind: Character = "v") -> WritePrecondition {
         guard let header else { return .none }
         let tags = parseList(header)
         if tags.contains("*") { return .exists }
         let revisions = tags.compactMap { tag -> Int? in
             let parts = tag.dropFirst().dropLast().split(separator: ".")
-            guard tag.hasPrefix("\""), parts.count == 3, Int(parts[0]) == id else { return nil }
+            guard tag.hasPrefix("\""), parts.count == 3, Int(parts[0]) == id, parts[2].first == kind else { return nil }
             return Int(parts[1])
         }
         return .revision(in: Set(revisions))

@@ -158,6 +158,7 @@ final class DatabaseService: Service, Sendable {
         let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: eventLoopGroup.any())
         try await migrator.setupIfNeeded().get()
         try await migrator.prepareBatch().get()
+        try await AddPeopleSearchIndex.ensurePostgresIndex(on: database)
     }
 
     /// Marks an SQLite file as served by this process until ``close()``: a shared `flock` on

@@ -42,16 +42,30 @@ struct AddPeopleSearchIndex: AsyncMigration {
                 """).run()
             try await sql.raw("INSERT INTO people_search(people_search) VALUES ('rebuild')").run()
         } else if sql.dialect.name == "postgresql" {
-            // One connection, and one instance at a time: CREATE EXTENSION IF NOT EXISTS is not
-            // safe against another session doing the same.
-            try await database.transaction { database in
-                guard let sql = database as? any SQLDatabase else { return }
-                try await sql.raw("SELECT pg_advisory_xact_lock(\(bind: Self.extensionLock))").run()
-                guard let schema = try await Self.trigramSchema(on: sql, logger: database.logger) else { return }
-                try await sql.raw("""
-                    CREATE INDEX people_search_key_trgm_idx ON \(ident: PersonModel.schema) USING gin (search_key \(ident: schema).gin_trgm_ops) WITH (fastupdate = off)
-                    """).run()
-            }
+            try await Self.ensurePostgresIndex(on: database)
+        }
+    }
+
+    /// Creates the trigram index on PostgreSQL when it is missing and can be made: run by this
+    /// migration and again at every start, so an extension an administrator creates later is
+    /// used from the next start on (the migration itself runs once).
+    static func ensurePostgresIndex(on database: any Database) async throws {
+        guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else { return }
+        struct Found: Decodable { let found: Bool }
+        let exists = try await sql.raw("""
+            SELECT EXISTS (SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'people_search_key_trgm_idx') AS found
+            """).first(decoding: Found.self)
+        guard exists?.found != true else { return }
+        // One connection, and one instance at a time: CREATE EXTENSION IF NOT EXISTS is not
+        // safe against another session doing the same.
+        try await database.transaction { database in
+            guard let sql = database as? any SQLDatabase else { return }
+            try await sql.raw("SELECT pg_advisory_xact_lock(\(bind: Self.extensionLock))").run()
+            guard let schema = try await Self.trigramSchema(on: sql, logger: database.logger) else { return }
+            try await sql.raw("""
+                CREATE INDEX IF NOT EXISTS people_search_key_trgm_idx ON \(ident: PersonModel.schema)
+                USING gin (search_key \(ident: schema).gin_trgm_ops) WITH (fastupdate = off)
+                """).run()
         }
     }
 
@@ -80,7 +94,7 @@ struct AddPeopleSearchIndex: AsyncMigration {
                AND has_schema_privilege(current_user, 'public', 'CREATE') AS allowed
             """).first(decoding: Allowed.self)
         guard check?.allowed == true else {
-            logger.warning("people search is not indexed: pg_trgm is missing; as a superuser run CREATE EXTENSION pg_trgm, then restart")
+            logger.warning("people search is not indexed: pg_trgm is missing; as a superuser run CREATE EXTENSION pg_trgm, then restart the server")
             return nil
         }
         try await sql.raw("CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public").run()

@@ -89,6 +89,9 @@ struct FluentPersonRepository: PersonRepository {
         return try await database.transaction { database in
             try await Self.lockWrites(on: database)
             try await Self.checkReferences(of: content, for: nil, on: database)
+            if let manager = content.managerID {
+                try await Self.refuseDepth(under: manager, carrying: 1, field: "managerId", on: database)
+            }
             let model = PersonModel(content, createdAt: timestamp)
             try await model.create(on: database)
             try await FluentAnnouncementRepository.bumpRevision(on: database)
@@ -108,6 +111,8 @@ struct FluentPersonRepository: PersonRepository {
             try await Self.checkReferences(of: content, for: current, on: database)
             if let manager = content.managerID, manager != current.managerID {
                 try await Self.refuseLoop(placing: current, under: manager, field: "managerId", on: database)
+                let levels = try await Self.levels(from: current.id, on: database)
+                try await Self.refuseDepth(under: manager, carrying: levels, field: "managerId", on: database)
             }
             guard content != current.content else { return current }
             model.apply(content)
@@ -126,32 +131,37 @@ struct FluentPersonRepository: PersonRepository {
             let model = try await Self.model(id: id, precondition: precondition, on: database)
             let person = try StoredPerson(model)
             let reports = try await PersonModel.query(on: database).filter(\.$managerID == id).sort(\.$name).all()
+            // Where the reports would go is checked even when there are none: a bad reassignTo
+            // is refused the same whatever the person's reports.
+            var newManager: Int?
+            if case .person(let target)? = reassignment {
+                guard target != id else {
+                    throw APIError.validation([.init(field: "reassignTo", message: "names the person being deleted")])
+                }
+                guard let targetModel = try await PersonModel.find(target, on: database) else {
+                    throw APIError.validation([.init(field: "reassignTo", message: "names no person: \(target)")])
+                }
+                // A target below the deleted person would become its own reports' manager.
+                let above = try await Self.chain(from: try StoredPerson(targetModel), on: database)
+                if let index = above.firstIndex(where: { $0.id == id }) {
+                    let loop = above[...index].reversed().map(Self.label).joined(separator: " → ")
+                    throw APIError.validation([.init(
+                        field: "reassignTo", message: "works under the person being deleted (\(loop)), so their reports would manage themselves")])
+                }
+                newManager = target
+                if !reports.isEmpty {
+                    // The reports' trees move up one level, under the target.
+                    let levels = try await Self.levels(from: id, on: database) - 1
+                    try await Self.refuseDepth(under: target, carrying: levels, field: "reassignTo", on: database)
+                }
+            }
             if !reports.isEmpty {
-                let newManager: Int?
-                switch reassignment {
-                case nil:
+                guard reassignment != nil else {
                     let names = reports.prefix(5).map { "\($0.name) (#\($0.id ?? 0))" }.joined(separator: ", ")
                     let more = reports.count > 5 ? " and \(reports.count - 5) more" : ""
                     throw APIError.conflict(
                         "\(person.name) (#\(id)) still has \(reports.count) \(reports.count == 1 ? "report" : "reports"): \(names)\(more). "
                             + "Say where they go with ?reassignTo={id}, or ?reassignTo=none to move them to the top.")
-                case .none?:
-                    newManager = nil
-                case .person(let target)?:
-                    guard target != id else {
-                        throw APIError.validation([.init(field: "reassignTo", message: "names the person being deleted")])
-                    }
-                    guard let targetModel = try await PersonModel.find(target, on: database) else {
-                        throw APIError.validation([.init(field: "reassignTo", message: "names no person: \(target)")])
-                    }
-                    // A target below the deleted person would become its own reports' manager.
-                    let above = try await Self.chain(from: try StoredPerson(targetModel), on: database)
-                    if let index = above.firstIndex(where: { $0.id == id }) {
-                        let loop = above[...index].reversed().map(Self.label).joined(separator: " → ")
-                        throw APIError.validation([.init(
-                            field: "reassignTo", message: "works under the person being deleted (\(loop)), so their reports would manage themselves")])
-                    }
-                    newManager = target
                 }
                 for report in reports {
                     report.managerID = newManager
@@ -286,6 +296,37 @@ struct FluentPersonRepository: PersonRepository {
         guard let index = above.firstIndex(where: { $0.id == person.id }) else { return }
         let loop = ([person] + above[...index]).map(label).joined(separator: " → ")
         throw APIError.validation([.init(field: field, message: "would make a loop of managers: \(loop)")])
+    }
+
+    /// How many levels an organisation may have, the top counting as one: deeper charts are
+    /// refused (422), so that every reader of the tree — the server's encoders and pages, the
+    /// SDK's decoders, the terminal's drawing — walks a bounded depth.
+    static let maxLevels = 100
+
+    /// Refuses to place a tree `levels` deep (a person and everyone under them) below `manager`
+    /// when the organisation would then have more than ``maxLevels`` levels.
+    private static func refuseDepth(under manager: Int, carrying levels: Int, field: String, on database: any Database) async throws {
+        guard let managerModel = try await PersonModel.find(manager, on: database) else { return }
+        let above = try await chain(from: try StoredPerson(managerModel), on: database).count
+        guard above + levels <= maxLevels else {
+            throw APIError.validation([.init(
+                field: field,
+                message: "would make the organisation \(above + levels) levels deep; it may have at most \(maxLevels)")])
+        }
+    }
+
+    /// The levels of the tree under `id`, the person counting as one, read level by level (and
+    /// no further than ``maxLevels``).
+    private static func levels(from id: Int, on database: any Database) async throws -> Int {
+        var level = [id]
+        var count = 0
+        var seen: Set<Int> = [id]
+        while !level.isEmpty, count <= maxLevels {
+            count += 1
+            let next = try await PersonModel.query(on: database).filter(\.$managerID ~~ level).all(\.$id).compactMap { $0 }
+            level = next.filter { seen.insert($0).inserted }
+        }
+        return count
     }
 
     /// `person` and their managers up to the top. A loop (which the writes above never make,

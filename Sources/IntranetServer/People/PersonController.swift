@@ -35,8 +35,8 @@ struct PersonController: Sendable {
         let rawQuery = request.uri.query ?? ""
         let query = try ListQuery.parse(rawQuery, sorts: PersonListRequest.SortKey.allCases.map(\.rawValue), extraNames: ["q", "expand"])
         let search = PersonRules.normalized(query.extra["q"] ?? "")
-        guard search.count <= Self.maxSearchLength else {
-            throw APIError.badRequest("Query parameter 'q' is longer than \(Self.maxSearchLength) characters.")
+        guard search.unicodeScalars.count <= Self.maxSearchLength else {
+            throw APIError.badRequest("Query parameter 'q' is longer than \(Self.maxSearchLength) characters (Unicode code points).")
         }
         guard !search.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw APIError.badRequest("Query parameter 'q' must not contain control characters.")
@@ -142,7 +142,7 @@ struct PersonController: Sendable {
         let representation = try Representation(request, context: context, primary: .person)
         let json = try await RequestBody.value(of: request, limit: maxBodySize, allowsMergePatch: false)
         let content = try PersonInput.draft(from: json)
-        let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
+        let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id, kind: PersonRepresentation.tagKind)
         let updated = try await repository.update(id: id, precondition: precondition) { _ in content }
         cache.invalidate()
         return try PersonRepresentation.detail(try await neighbourhoods(of: [updated])[0], as: representation, expansion: PersonExpansion())
@@ -155,7 +155,7 @@ struct PersonController: Sendable {
         let representation = try Representation(request, context: context, primary: .person)
         let json = try await RequestBody.value(of: request, limit: maxBodySize, allowsMergePatch: true)
         let merge = try PersonInput.mergePatch(from: json)
-        let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
+        let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id, kind: PersonRepresentation.tagKind)
         let updated = try await repository.update(id: id, precondition: precondition, change: merge)
         cache.invalidate()
         return try PersonRepresentation.detail(try await neighbourhoods(of: [updated])[0], as: representation, expansion: PersonExpansion())
@@ -166,7 +166,7 @@ struct PersonController: Sendable {
         let id = try Self.personID(context)
         _ = try context.requireRole(.editor)
         let reassignment = try Self.reassignment(Self.parameter("reassignTo", in: request))
-        let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
+        let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id, kind: PersonRepresentation.tagKind)
         try await repository.delete(id: id, precondition: precondition, reassignment: reassignment)
         cache.invalidate()
         return Response(status: .noContent)

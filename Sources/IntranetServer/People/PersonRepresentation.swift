@@ -32,6 +32,9 @@ struct PersonExpansion: Sendable, Equatable {
 /// Encodes people in the negotiated format, with their `ETag` and headers: JSON links people
 /// by id (and embeds summaries on request), Spearal by reference (``PersonGraph``).
 enum PersonRepresentation {
+    /// What starts the third part of a person's entity tag (`"3.1.p…"`).
+    static let tagKind: Character = "p"
+
     /// A person, their manager and their reports (in name order).
     struct Neighbourhood: Sendable {
         var person: StoredPerson

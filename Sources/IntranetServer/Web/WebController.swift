@@ -66,7 +66,7 @@ struct WebController: Sendable {
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try await self.identity(request)
         let fields = WebForm.parse(request.uri.query ?? "")
-        let query = fields["q"].map { String($0.trimmingCharacters(in: .whitespacesAndNewlines).prefix(WebPages.maxSearchLength)) }
+        let query = fields["q"].map { String(WebForm.withoutControlCharacters($0).trimmingCharacters(in: .whitespacesAndNewlines).prefix(WebPages.maxSearchLength)) }
             .flatMap { $0.isEmpty ? nil : $0 }
         guard let number = Int(fields["page"] ?? "1"), number >= 1, number <= 1_000_000 else {
             throw APIError.notFound("There is no such page of announcements.")
@@ -119,7 +119,7 @@ struct WebController: Sendable {
     @Sendable func directory(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try await self.identity(request)
         let fields = WebForm.parse(request.uri.query ?? "")
-        let query = fields["q"].map { String($0.trimmingCharacters(in: .whitespacesAndNewlines).prefix(WebPages.maxSearchLength)) }
+        let query = fields["q"].map { String(WebForm.withoutControlCharacters($0).trimmingCharacters(in: .whitespacesAndNewlines).prefix(WebPages.maxSearchLength)) }
             .flatMap { $0.isEmpty ? nil : $0 }
         guard let number = Int(fields["page"] ?? "1"), number >= 1, number <= 1_000_000 else {
             throw APIError.notFound("There is no such page of people.")
@@ -421,14 +421,19 @@ struct WebController: Sendable {
         _ key: String, identity: WebIdentity, request: Request, build: () async throws -> (title: String, main: String)
     ) async throws -> Response {
         let revision: () async throws -> Int64 = { try await repository.currentRevision() }
+        // The title's length in bytes first: no character the title may hold (a search text
+        // is part of it) can move where the escaped main part begins.
         let fragment = try await cache.answer(for: "web|main|" + key, revision: revision) {
             let (title, main) = try await build()
-            return CachedResponse(body: ByteBuffer(string: title + "\u{0}" + main), etag: "", headers: [:])
+            return CachedResponse(body: ByteBuffer(string: "\(title.utf8.count):" + title + main), etag: "", headers: [:])
         }
-        let text = String(buffer: fragment.body)
-        let separator = text.firstIndex(of: "\u{0}") ?? text.startIndex
-        let title = String(text[..<separator])
-        let main = String(text[text.index(after: separator)...])
+        var buffer = fragment.body
+        let length = buffer.readableBytesView.firstIndex(of: UInt8(ascii: ":")).flatMap { colon in
+            buffer.readString(length: colon - buffer.readerIndex).flatMap(Int.init)
+        } ?? 0
+        buffer.moveReaderIndex(forwardBy: 1)
+        let title = buffer.readString(length: length) ?? ""
+        let main = buffer.readString(length: buffer.readableBytes) ?? ""
         if identity.user == nil, identity.cookieToSet == nil {
             let entry = try await cache.answer(for: "web|page|" + key, revision: revision) {
                 var entry = Self.entry(templates.layout(main: main, WebPages.layout(title, identity)))

@@ -106,6 +106,15 @@ enum WebForm {
         return fields
     }
 
+    /// `text` without control characters (a NUL, an escape), which no form field or search
+    /// needs and no page should carry; tabs and line breaks become spaces.
+    static func withoutControlCharacters(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.compactMap { scalar in
+            guard scalar.properties.generalCategory == .control else { return scalar }
+            return scalar == "\t" || scalar == "\n" || scalar == "\r" ? " " : nil
+        }))
+    }
+
     private static func decode(_ text: Substring) -> String? {
         text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }

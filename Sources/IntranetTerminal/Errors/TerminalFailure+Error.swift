@@ -21,7 +21,11 @@ extension TerminalFailure {
             return
         }
         if let conflict = error as? VersionConflict<Announcement> {
-            self.init(.conflict, TerminalFailure.changedMeanwhile(subject, nowTitled: conflict.current?.title))
+            self.init(.conflict, TerminalFailure.changedMeanwhile(subject, now: conflict.current.map { "it is now titled “\($0.value.title)”" }))
+            return
+        }
+        if let conflict = error as? VersionConflict<Person> {
+            self.init(.conflict, TerminalFailure.changedMeanwhile(subject, now: conflict.current.map { "it is now “\($0.value.name)”, \($0.value.jobTitle)" }))
             return
         }
         guard let error = error as? RepositoryError else {
@@ -40,7 +44,7 @@ extension TerminalFailure {
             let reason = fields.isEmpty ? (details.problem?.detail ?? "invalid input") : fields
             self.init(.validation, "the server did not accept \(subject): \(reason)")
         case .preconditionFailed:
-            self.init(.conflict, TerminalFailure.changedMeanwhile(subject, nowTitled: nil))
+            self.init(.conflict, TerminalFailure.changedMeanwhile(subject, now: nil))
         case .missingETag:
             self.init(.conflict, "\(subject) was read without an ETag, so the change could not be guarded; nothing was saved")
         case .localStore(let underlying):
@@ -79,8 +83,8 @@ extension TerminalFailure {
     }
 
     /// A lost race on a guarded write, naming the current title when it is known.
-    private static func changedMeanwhile(_ subject: String, nowTitled title: String?) -> String {
-        let now = title.map { " (it is now titled “\($0)”)" } ?? ""
+    private static func changedMeanwhile(_ subject: String, now state: String?) -> String {
+        let now = state.map { " (\($0))" } ?? ""
         return "\(subject) was changed by someone else since it was read\(now); nothing was saved — look at it again and retry"
     }
 
