@@ -124,6 +124,16 @@ struct ListQuery: Sendable, Equatable {
         return value
     }
 
+    /// The percent-decoded values of every parameter `name` of a raw query string, in order.
+    static func values(named name: String, in rawQuery: String?) -> [String] {
+        guard let rawQuery else { return [] }
+        return rawQuery.split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard decode(parts[0]) == name else { return nil }
+            return parts.count > 1 ? decode(parts[1]) : ""
+        }
+    }
+
     /// Percent-decodes a query component (`+` is a space in form encoding).
     static func decode(_ component: some StringProtocol) -> String {
         let spaced = component.replacingOccurrences(of: "+", with: " ")

@@ -355,18 +355,6 @@ private struct SearchCounts: Decodable {
     let highest: Int?
 }
 
-/// `column LIKE '%text%' ESCAPE '\'`, the text bound as a parameter with its wildcards escaped.
-enum SearchPattern {
-    static func like(_ column: String, containing text: String) -> any SQLExpression {
-        var escaped = ""
-        for character in text {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return SQLKit.SQLList([SQLColumn(column), SQLRaw("LIKE"), SQLBind("%" + escaped + "%"), SQLRaw("ESCAPE '\\'")], separator: SQLRaw(" "))
-    }
-}
-
 extension StoredPerson {
     init(_ model: PersonModel) throws {
         self.init(

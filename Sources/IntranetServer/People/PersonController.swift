@@ -201,11 +201,7 @@ struct PersonController: Sendable {
     ///
     /// - Throws: ``APIError`` 400 when it is given more than once.
     static func parameter(_ name: String, in request: Request) throws -> String? {
-        let values = (request.uri.query ?? "").split(separator: "&").compactMap { pair -> String? in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard ListQuery.decode(parts[0]) == name else { return nil }
-            return parts.count > 1 ? ListQuery.decode(parts[1]) : ""
-        }
+        let values = ListQuery.values(named: name, in: request.uri.query)
         guard values.count <= 1 else { throw APIError.badRequest("Query parameter '\(name)' is given more than once.") }
         return values.first
     }

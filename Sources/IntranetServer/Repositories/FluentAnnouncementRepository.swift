@@ -92,14 +92,8 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
     /// `LOWER(title) LIKE '%text%' OR LOWER(body) LIKE '%text%'`, the text bound as a
     /// parameter with its wildcards escaped.
     private static func contains(_ text: String) -> any SQLExpression {
-        var escaped = ""
-        for character in text.lowercased() {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        let pattern = "%" + escaped + "%"
         func like(_ column: String) -> any SQLExpression {
-            SQLList([SQLFunction("LOWER", args: SQLColumn(column)), SQLRaw("LIKE"), SQLBind(pattern), SQLRaw("ESCAPE '\\'")], separator: SQLRaw(" "))
+            SearchPattern.like(SQLFunction("LOWER", args: SQLColumn(column)), containing: text.lowercased())
         }
         return SQLGroupExpression(SQLBinaryExpression(like("title"), .or, like("body")))
     }

@@ -136,11 +136,6 @@ struct PropertySelection: Sendable, Hashable {
 
     /// The percent-decoded values of every `fields` parameter of a raw query string.
     private static func fieldsValues(in rawQuery: String?) -> [String] {
-        guard let rawQuery else { return [] }
-        return rawQuery.split(separator: "&").compactMap { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard ListQuery.decode(parts[0]) == "fields" else { return nil }
-            return parts.count > 1 ? ListQuery.decode(parts[1]) : ""
-        }
+        ListQuery.values(named: "fields", in: rawQuery)
     }
 }
