@@ -12,6 +12,8 @@ struct IntranetServer {
     var routes: [RouteBook<AppRequestContext>.Route]
     /// On PostgreSQL, what keeps this instance's memory right.
     var changeFeed: ChangeFeed?
+    /// The directory's search in memory.
+    var peopleSearch: PeopleSearchIndex
 }
 
 /// Builds the intranet server for a configuration: opens and migrates the database (seeding a
@@ -145,7 +147,9 @@ func makeServer(
         sanitizer: sanitizer,
         maxBodySize: configuration.maxBodySize
     ).addRoutes(to: &announcementRoutes)
-    let people = FluentPersonRepository(database: database.database, now: configuration.now)
+    let peopleSearch = PeopleSearchIndex(database: database.database, cache: cache, logger: logger)
+    services.append(peopleSearch)
+    let people = FluentPersonRepository(database: database.database, now: configuration.now, searchIndex: peopleSearch)
     SessionController(auth: auth, people: people, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
     UserController(accounts: accounts, hasher: hasher, cache: cache, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)
     PersonController(
@@ -202,5 +206,5 @@ func makeServer(
         logger: logger
     )
     return IntranetServer(application: application, database: database, cache: cache, routes: serviceRoutes.routes + announcementRoutes.routes,
-        changeFeed: changeFeed)
+        changeFeed: changeFeed, peopleSearch: peopleSearch)
 }

@@ -284,6 +284,28 @@ struct PeopleTests {
         }
     }
 
+    @Test("a person is never linked to an account being deleted at that moment: the write waits for the deletion and is a 422 (was a 500)")
+    func accountDeletedMeanwhile() async throws {
+        guard TestStorage.postgresURL != nil else { return }
+        // Connections enough for the held deletion and the write beside it.
+        try await withTestServer(.postgres, configure: { $0.databasePoolSize = 4 }) { server, client in
+            let account = TestUser.otherReader.id
+            let deletion = Task {
+                try await server.database.database.transaction { database in
+                    try await FluentAccountRepository(database: database).deleteUser(id: account)
+                    try await Task.sleep(for: .milliseconds(400))  // uncommitted, the account's row locked
+                }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            let body = #"{"name":"Olga Other","email":"olga@brightwater.example","jobTitle":"Reader","department":"Library","userId":\#(account)}"#
+            let answer = try await client.send(.post, "/people", json: body)
+            try await deletion.value
+            #expect(answer.status == .unprocessableContent)
+            #expect(answer.text.contains("names no account: \(account)"))
+            #expect(try await client.send(.get, "/people?q=olga").headers[.total] == "0", "nothing was written")
+        }
+    }
+
     @Test("If-Match guards writes with any tag read of the person", arguments: TestStorage.all)
     func ifMatch(_ storage: TestStorage) async throws {
         try await withTestServer(storage) { _, client in

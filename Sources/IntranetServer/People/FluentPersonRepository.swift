@@ -13,6 +13,9 @@ struct FluentPersonRepository: PersonRepository {
     let database: any Database
     /// The clock, injectable so tests can tell timestamps apart.
     var now: @Sendable () -> Date = { Date() }
+    /// The search in memory, when the server keeps one; searches go to the database while it
+    /// has no current snapshot (and always without one).
+    var searchIndex: PeopleSearchIndex?
 
     /// The advisory lock key people's writes take on PostgreSQL.
     private static let writeLock = 7_301_100
@@ -24,6 +27,11 @@ struct FluentPersonRepository: PersonRepository {
         // no one. (The API refuses it with a 400 first; this keeps every caller safe.)
         if let search, search.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return ([], 0)
+        }
+        if let search, let searchIndex, let snapshot = searchIndex.current(),
+            let found = try await Self.page(of: snapshot, search, request, index: searchIndex, on: database)
+        {
+            return found
         }
         if let search, search.count >= 3, let sql = database as? any SQLDatabase {
             switch sql.dialect.name {
@@ -57,18 +65,37 @@ struct FluentPersonRepository: PersonRepository {
 
     func people(ids: [Int]) async throws -> [StoredPerson] {
         guard !ids.isEmpty else { return [] }
-        return try await PersonModel.query(on: database).filter(\.$id ~~ ids).all().map(StoredPerson.init)
+        return try await Self.people(where: "id", in: ids, on: database)
     }
 
     func reports(of ids: [Int]) async throws -> [Int: [StoredPerson]] {
         guard !ids.isEmpty else { return [:] }
-        let models = try await PersonModel.query(on: database).filter(\.$managerID ~~ ids).sort(\.$name).sort(\.$id).all()
         var reports: [Int: [StoredPerson]] = [:]
-        for model in models {
-            let person = try StoredPerson(model)
+        for person in try await Self.people(where: "manager_id", in: ids, on: database) {
             if let manager = person.managerID { reports[manager, default: []].append(person) }
         }
         return reports
+    }
+
+    /// The database as SQLKit's (both drivers the server uses are).
+    private static func sql(_ database: any Database) throws -> any SQLDatabase {
+        guard let sql = database as? any SQLDatabase else { throw NotAnSQLDatabase() }
+        return sql
+    }
+
+    /// The people whose `column` is one of `values`, by name.
+    private static func people(where column: String, in values: [Int], on database: any Database) async throws -> [StoredPerson] {
+        try await rows(where: column, in: values, on: database).map(StoredPerson.init(row:))
+    }
+
+    /// The rows of `people` whose `column` is one of `values`, by name, to be read without
+    /// FluentKit's models: a page of the directory brings its people's reports (eight or so
+    /// each), and model decoding was most of such a page's time.
+    private static func rows(where column: String, in values: [Int], on database: any Database) async throws -> [any SQLRow] {
+        try await sql(database).select().column(SQLLiteral.all).from(PersonModel.schema)
+            .where(SQLColumn(column), .in, SQLBind.group(values))
+            .orderBy("name").orderBy("id")
+            .all()
     }
 
     func chain(of id: Int) async throws -> [StoredPerson]? {
@@ -175,6 +202,28 @@ struct FluentPersonRepository: PersonRepository {
         }
     }
 
+    /// A page of a search found in memory, its people then read by id; `nil` when the directory
+    /// changed in the meantime (someone on the page is gone or no longer matches), and the
+    /// database should be searched instead.
+    private static func page(
+        of snapshot: PeopleSearchSnapshot, _ text: String, _ request: PersonListRequest, index: PeopleSearchIndex, on database: any Database
+    ) async throws -> (items: [StoredPerson], total: Int)? {
+        let (ids, total) = snapshot.search(text, request)
+        var people: [StoredPerson] = []
+        if !ids.isEmpty {
+            var byID: [Int: StoredPerson] = [:]
+            for row in try await Self.rows(where: "id", in: ids, on: database) {
+                guard PeopleSearchSnapshot.contains(try row.decode(column: "search_key", as: String.self), text) else { return nil }
+                let person = try StoredPerson(row: row)
+                byID[person.id] = person
+            }
+            people = ids.compactMap { byID[$0] }
+            guard people.count == ids.count else { return nil }
+        }
+        guard index.confirm(snapshot) else { return nil }
+        return (people, total)
+    }
+
     /// A search of three characters or more on SQLite, through the FTS5 trigram table (see
     /// ``AddPeopleSearchIndex``): the text as a phrase of trigrams, which matches exactly where
     /// it occurs as a substring, answered from the index alone.
@@ -193,12 +242,12 @@ struct FluentPersonRepository: PersonRepository {
             """).first(decoding: SearchCounts.self)
         let total = counts?.total ?? 0
         guard total > request.offset else { return ([], total) }
-        let (column, index): (String, String?) = switch request.sort {
-        case .id: ("id", nil)
-        case .name: ("name", "people_name_idx")
-        case .email: ("email_key", nil)
-        case .jobTitle: ("job_title", "people_job_title_idx")
-        case .department: ("department", "people_department_idx")
+        let column = request.sort.column
+        let index: String? = switch request.sort {
+        case .id, .email: nil
+        case .name: "people_name_idx"
+        case .jobTitle: "people_job_title_idx"
+        case .department: "people_department_idx"
         }
         var walk = ""
         if let index, total * 20 >= counts?.highest ?? 0 {
@@ -231,13 +280,7 @@ struct FluentPersonRepository: PersonRepository {
         let total = counts?.total ?? 0
         guard total > request.offset else { return ([], total) }
         let highest = counts?.highest ?? 0
-        let column = switch request.sort {
-        case .id: "id"
-        case .name: "name"
-        case .email: "email_key"
-        case .jobTitle: "job_title"
-        case .department: "department"
-        }
+        let column = request.sort.column
         let direction = request.isDescending ? "DESC" : "ASC"
         let order: SQLQueryString = "ORDER BY \(ident: column) \(unsafeRaw: direction), id \(unsafeRaw: direction) LIMIT \(bind: request.limit) OFFSET \(bind: request.offset)"
         let query: SQLQueryString = total * 20 >= highest
@@ -279,13 +322,23 @@ struct FluentPersonRepository: PersonRepository {
             }
         }
         if let user = content.userID, user != current?.userID {
-            if try await UserModel.find(user, on: database) == nil {
+            if try await !Self.holdAccount(user, on: database) {
                 errors.append(.init(field: "userId", message: "names no account: \(user)"))
             } else if let other = try await PersonModel.query(on: database).filter(\.$userID == user).first(), other.id != current?.id {
                 errors.append(.init(field: "userId", message: "is already the account of \(other.name) (#\(other.id ?? 0))"))
             }
         }
         guard errors.isEmpty else { throw APIError.validation(errors) }
+    }
+
+    /// Whether account `id` exists. On PostgreSQL its row is then locked against deletion until
+    /// the transaction ends, so a person is never linked to an account deleted meanwhile (the
+    /// deletion waits, then unlinks them); SQLite's single writer already serialises the two.
+    private static func holdAccount(_ id: Int, on database: any Database) async throws -> Bool {
+        guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else {
+            return try await UserModel.find(id, on: database) != nil
+        }
+        return try await sql.select().column("id").from(UserModel.schema).where("id", .equal, id).for(.share).first() != nil
     }
 
     /// Refuses to make `manager` the manager of `person` when `person` is among `manager`'s
@@ -350,12 +403,27 @@ struct FluentPersonRepository: PersonRepository {
 }
 
 /// How many people a search matches, and the highest id (how many there are, near enough).
+/// Thrown where a database is not an SQL database, which FluentKit's SQLite and PostgreSQL
+/// drivers always are.
+private struct NotAnSQLDatabase: Error {}
+
 private struct SearchCounts: Decodable {
     let total: Int
     let highest: Int?
 }
 
 extension StoredPerson {
+    /// A person from a row of `people` read with SQLKit.
+    init(row: any SQLRow) throws {
+        self.init(
+            id: try row.decode(column: "id", as: Int.self), name: try row.decode(column: "name", as: String.self),
+            email: try row.decode(column: "email", as: String.self), jobTitle: try row.decode(column: "job_title", as: String.self),
+            department: try row.decode(column: "department", as: String.self), phone: try row.decode(column: "phone", as: String?.self),
+            location: try row.decode(column: "location", as: String?.self), managerID: try row.decode(column: "manager_id", as: Int?.self),
+            userID: try row.decode(column: "user_id", as: Int?.self), revision: try row.decode(column: "revision", as: Int.self),
+            createdAt: try row.decode(column: "created_at", as: Date.self), updatedAt: try row.decode(column: "updated_at", as: Date.self))
+    }
+
     init(_ model: PersonModel) throws {
         self.init(
             id: try model.requireID(), name: model.name, email: model.email, jobTitle: model.jobTitle, department: model.department,

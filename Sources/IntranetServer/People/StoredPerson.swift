@@ -45,6 +45,17 @@ struct PersonContent: Sendable, Equatable {
 struct PersonListRequest: Sendable, Equatable {
     enum SortKey: String, Sendable, CaseIterable {
         case name, id, email, jobTitle, department
+
+        /// The column of `people` this sort orders by (then by id).
+        var column: String {
+            switch self {
+            case .id: "id"
+            case .name: "name"
+            case .email: "email_key"
+            case .jobTitle: "job_title"
+            case .department: "department"
+            }
+        }
     }
 
     var sort = SortKey.name

@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everyone's folded search text and the order of every sort, as the database had them at one
+/// point of the response cache's history: what ``PeopleSearchIndex`` searches in memory.
+///
+/// The keys lie end to end in one buffer, each followed by a zero byte that no search text can
+/// contain (the API refuses control characters), so one pass over the buffer (`memchr` for the
+/// text's rarest byte, `memcmp` for the rest) finds every person whose key contains the text,
+/// whatever its length: one letter as fast as ten.
+/// The orders come from the database's own `ORDER BY`, so a page found here is the page the
+/// database would give, in the database's collation.
+final class PeopleSearchSnapshot: Sendable {
+    /// The cache generation the rows were read at.
+    let generation: ResponseCache.Generation
+    /// Person ids, ascending: entry `i` is the person `ids[i]`.
+    private let ids: [Int]
+    /// The folded keys, end to end, each ended by a zero byte.
+    private let text: [UInt8]
+    /// Where entry `i`'s key begins in `text`; one more element, `text.count`, ends the last.
+    private let starts: [Int]
+    /// For every sort but `id`: the entries in the database's ascending order (`column, id`).
+    private let orders: [PersonListRequest.SortKey: [Int32]]
+    /// How often each byte occurs in `text`: a search looks for its text's rarest byte first.
+    private let byteCounts: [Int]
+
+    /// How many people the snapshot holds.
+    var count: Int { ids.count }
+
+    /// Builds a snapshot from the people, ascending by id, and the ids in each sort's order.
+    ///
+    /// - Returns: `nil` unless the ids ascend strictly and every sort but `id` has an order
+    ///   holding each of them exactly once (the table changed between the reads that made them).
+    init?(generation: ResponseCache.Generation, people: [(id: Int, searchKey: String)], orders sorted: [PersonListRequest.SortKey: [Int]]) {
+        guard zip(people, people.dropFirst()).allSatisfy({ $0.id < $1.id }),
+            sorted.count == PersonListRequest.SortKey.allCases.count - 1, sorted[.id] == nil
+        else { return nil }
+        self.generation = generation
+        self.ids = people.map(\.id)
+        var text: [UInt8] = []
+        text.reserveCapacity(people.reduce(0) { $0 + $1.searchKey.utf8.count + 1 })
+        var starts: [Int] = []
+        starts.reserveCapacity(people.count + 1)
+        for person in people {
+            starts.append(text.count)
+            text.append(contentsOf: person.searchKey.utf8)
+            text.append(0)
+        }
+        starts.append(text.count)
+        var byteCounts = [Int](repeating: 0, count: 256)
+        for byte in text { byteCounts[Int(byte)] += 1 }
+        self.byteCounts = byteCounts
+        self.text = text
+        self.starts = starts
+        var orders: [PersonListRequest.SortKey: [Int32]] = [:]
+        for (key, order) in sorted {
+            guard order.count == self.ids.count else { return nil }
+            var seen = [Bool](repeating: false, count: self.ids.count)
+            var entries: [Int32] = []
+            entries.reserveCapacity(order.count)
+            for id in order {
+                guard let entry = Self.entry(of: id, in: self.ids), !seen[entry] else { return nil }
+                seen[entry] = true
+                entries.append(Int32(entry))
+            }
+            orders[key] = entries
+        }
+        self.orders = orders
+    }
+
+    /// The ids of one page of the people whose key contains `text` (already folded), in the
+    /// requested order, and how many match in all.
+    func search(_ text: String, _ request: PersonListRequest) -> (ids: [Int], total: Int) {
+        let matches = matchingEntries(of: Array(text.utf8))
+        let total = matches.reduce(0) { $0 + ($1 ? 1 : 0) }
+        guard total > request.offset, request.limit > 0 else { return ([], total) }
+        var page: [Int] = []
+        page.reserveCapacity(min(request.limit, total - request.offset))
+        var seen = 0
+        func visit(_ entry: Int) -> Bool {
+            guard matches[entry] else { return true }
+            if seen >= request.offset { page.append(ids[entry]) }
+            seen += 1
+            return page.count < request.limit
+        }
+        if let order = orders[request.sort] {
+            if request.isDescending {
+                for entry in order.reversed() where !visit(Int(entry)) { break }
+            } else {
+                for entry in order where !visit(Int(entry)) { break }
+            }
+        } else if request.isDescending {
+            for entry in ids.indices.reversed() where !visit(entry) { break }
+        } else {
+            for entry in ids.indices where !visit(entry) { break }
+        }
+        return (page, total)
+    }
+
+    /// Whether `key` contains `text`, by the same byte comparison the search makes.
+    static func contains(_ key: String, _ text: String) -> Bool {
+        let needle = Array(text.utf8)
+        guard let anchor = needle.indices.first else { return true }
+        return Array(key.utf8).withUnsafeBytes { key in
+            needle.withUnsafeBytes { needle in
+                firstOccurrence(of: needle, anchoredAt: anchor, in: key, from: 0) != nil
+            }
+        }
+    }
+
+    /// Where `needle` first occurs in `haystack` at or after `start`: `memchr` finds the
+    /// needle's byte at `anchor` (best the rarest), `memcmp` compares the rest.
+    private static func firstOccurrence(
+        of needle: UnsafeRawBufferPointer, anchoredAt anchor: Int, in haystack: UnsafeRawBufferPointer, from start: Int
+    ) -> Int? {
+        guard let base = haystack.baseAddress, let pattern = needle.baseAddress else { return nil }
+        let byte = Int32(needle[anchor])
+        let last = haystack.count - needle.count  // the last position the needle can start at
+        var position = start
+        while position <= last {
+            guard let hit = memchr(base + position + anchor, byte, last - position + 1) else { return nil }
+            let candidate = base.distance(to: UnsafeRawPointer(hit)) - anchor
+            if memcmp(base + candidate, pattern, needle.count) == 0 { return candidate }
+            position = candidate + 1
+        }
+        return nil
+    }
+
+    /// A flag per entry: whether its key contains `needle`.
+    private func matchingEntries(of needle: [UInt8]) -> [Bool] {
+        var matches = [Bool](repeating: needle.isEmpty, count: ids.count)
+        guard !needle.isEmpty, !ids.isEmpty else { return matches }
+        let anchor = needle.indices.min { byteCounts[Int(needle[$0])] < byteCounts[Int(needle[$1])] } ?? 0
+        text.withUnsafeBytes { text in
+            needle.withUnsafeBytes { needle in
+                var entry = 0
+                var cursor = 0
+                while let position = Self.firstOccurrence(of: needle, anchoredAt: anchor, in: text, from: cursor) {
+                    while starts[entry + 1] <= position { entry += 1 }
+                    matches[entry] = true
+                    cursor = starts[entry + 1]
+                }
+            }
+        }
+        return matches
+    }
+
+    /// The entry of person `id` in the ascending `ids`.
+    private static func entry(of id: Int, in ids: [Int]) -> Int? {
+        var low = 0
+        var high = ids.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ids[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        return low < ids.count && ids[low] == id ? low : nil
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+@testable import IntranetServer
+
+/// The directory's search in memory (``PeopleSearchIndex``): it must give exactly the page and
+/// count the database would, and never answer from before a write.
+@Suite("People search in memory")
+struct PeopleSearchIndexTests {
+    /// A directory of `count` people with keys drawn from a small alphabet (so short texts match
+    /// often and long ones rarely), some letters two or three bytes long in UTF-8.
+    private static func directory(count: Int, seed: UInt64) -> (people: [(id: Int, searchKey: String)], attributes: [Int: [Int]]) {
+        var generator = SeededGenerator(seed: seed)
+        let alphabet = Array("abcdeøπ €z .@")
+        var people: [(id: Int, searchKey: String)] = []
+        var attributes: [Int: [Int]] = [:]
+        var id = 0
+        for _ in 0..<count {
+            id += Int.random(in: 1...3, using: &generator)
+            let length = Int.random(in: 0...24, using: &generator)
+            people.append((id, String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })))
+            attributes[id] = (0..<4).map { _ in Int.random(in: 0..<50, using: &generator) }
+        }
+        return (people, attributes)
+    }
+
+    /// Each sort's order: by one made-up attribute, then by id, as the database orders.
+    private static func orders(_ people: [(id: Int, searchKey: String)], _ attributes: [Int: [Int]]) -> [PersonListRequest.SortKey: [Int]] {
+        let keys: [PersonListRequest.SortKey] = [.name, .email, .jobTitle, .department]
+        return Dictionary(uniqueKeysWithValues: keys.enumerated().map { index, key in
+            (key, people.map(\.id).sorted { (attributes[$0]![index], $0) < (attributes[$1]![index], $1) })
+        })
+    }
+
+    @Test("a page and count equal a plain filter and sort, for every sort, order, offset and text length")
+    func matchesReference() throws {
+        let (people, attributes) = Self.directory(count: 3_000, seed: 7)
+        let orders = Self.orders(people, attributes)
+        let snapshot = try #require(PeopleSearchSnapshot(generation: ResponseCache().generation, people: people, orders: orders))
+        let keys = Dictionary(uniqueKeysWithValues: people.map { ($0.id, $0.searchKey) })
+        for text in ["a", "ø", "€", "π", " ", "ab", "øπ", "e z", "abc", "zz", "a.@", "abcde", "q", "øøøø", "aaaaaaaaaaaaaaaaaaaaaaaaa"] {
+            let matching = Set(people.filter { $0.searchKey.utf8.firstRange(of: text.utf8) != nil }.map(\.id))
+            for sort in PersonListRequest.SortKey.allCases {
+                let ascending = (orders[sort] ?? people.map(\.id)).filter(matching.contains)
+                for isDescending in [false, true] {
+                    let ordered = isDescending ? Array(ascending.reversed()) : ascending
+                    for (offset, limit) in [(0, 20), (7, 5), (0, 3_000), (ordered.count - 1, 10), (ordered.count, 10), (ordered.count + 5, 10)] where offset >= 0 {
+                        let request = PersonListRequest(sort: sort, isDescending: isDescending, offset: offset, limit: limit)
+                        let found = snapshot.search(text, request)
+                        #expect(found.total == matching.count, "\(text) \(sort)")
+                        #expect(found.ids == Array(ordered.dropFirst(offset).prefix(limit)), "\(text) \(sort) \(isDescending) \(offset)")
+                    }
+                }
+            }
+            for id in matching.prefix(20) { #expect(PeopleSearchSnapshot.contains(keys[id]!, text)) }
+        }
+        #expect(PeopleSearchSnapshot.contains("anything", ""))
+        #expect(!PeopleSearchSnapshot.contains("ab", "abc"))
+        #expect(!PeopleSearchSnapshot.contains("", "a"))
+    }
+
+    @Test("orders that do not hold everyone exactly once, or ids out of order, make no snapshot")
+    func refusesInconsistentReads() {
+        let people = [(id: 1, searchKey: "ann"), (id: 2, searchKey: "bob"), (id: 5, searchKey: "cy")]
+        let good: [PersonListRequest.SortKey: [Int]] = [.name: [1, 2, 5], .email: [5, 2, 1], .jobTitle: [2, 1, 5], .department: [1, 5, 2]]
+        let generation = ResponseCache().generation
+        #expect(PeopleSearchSnapshot(generation: generation, people: people, orders: good) != nil)
+        var missing = good
+        missing[.email] = [5, 2]
+        #expect(PeopleSearchSnapshot(generation: generation, people: people, orders: missing) == nil, "someone was deleted between the reads")
+        var twice = good
+        twice[.jobTitle] = [2, 2, 5]
+        #expect(PeopleSearchSnapshot(generation: generation, people: people, orders: twice) == nil)
+        var stranger = good
+        stranger[.department] = [1, 5, 9]
+        #expect(PeopleSearchSnapshot(generation: generation, people: people, orders: stranger) == nil, "someone was added between the reads")
+        var fewer = good
+        fewer[.department] = nil
+        #expect(PeopleSearchSnapshot(generation: generation, people: people, orders: fewer) == nil)
+        #expect(PeopleSearchSnapshot(generation: generation, people: people.reversed(), orders: good) == nil)
+    }
+
+    @Test("on the database: the search in memory gives what the database's search gives, and a write makes it stand aside until read again", arguments: TestStorage.all)
+    func agreesWithDatabase(_ storage: TestStorage) async throws {
+        try await withTestServer(storage) { server, client in
+            for (index, name) in ["Åsa Öberg", "Ana Ferreira-Lopes", "Zoë Ångström", "ana", "Éric Ñúñez"].enumerated() {
+                let body = #"{"name":"\#(name)","email":"extra\#(index)@brightwater.example","jobTitle":"Analyst","department":"Finance"}"#
+                #expect(try await client.send(.post, "/people", json: body).status == .created)
+            }
+            let index = server.peopleSearch
+            let withIndex = FluentPersonRepository(database: server.database.database, searchIndex: index)
+            let databaseOnly = FluentPersonRepository(database: server.database.database)
+            await index.refresh()
+            #expect(index.current() != nil, "read at the current generation")
+            let texts = ["a", "e", "o", "an", "zo", "er", "ana", "lefevre", "head of", "finance", "brightwater", "asa oberg", "xyz"]
+            let answered = index.answers
+            for text in texts {
+                for sort in PersonListRequest.SortKey.allCases {
+                    for (isDescending, offset) in [(false, 0), (true, 0), (false, 3), (true, 11)] {
+                        var request = PersonListRequest(sort: sort, isDescending: isDescending, offset: offset, limit: 7)
+                        request.search = text
+                        let fromMemory = try await withIndex.list(request)
+                        let fromDatabase = try await databaseOnly.list(request)
+                        #expect(fromMemory.total == fromDatabase.total, "\(text) \(sort)")
+                        #expect(fromMemory.items.map(\.id) == fromDatabase.items.map(\.id), "\(text) \(sort) \(isDescending) \(offset)")
+                    }
+                }
+            }
+            #expect(index.answers - answered == texts.count * PersonListRequest.SortKey.allCases.count * 4, "every search above was answered from memory")
+            let before = try await client.send(.get, "/people?q=oberg")
+            #expect(before.headers[.total] == "1")
+            let id = try #require(try before.objects().first?["id"] as? Int)
+            #expect(try await client.send(.patch, "/people/\(id)", json: #"{"name":"Åsa Lind"}"#).status == .ok)
+            #expect(index.current() == nil, "a write makes the snapshot stale at once")
+            #expect(try await client.send(.get, "/people?q=oberg").headers[.total] == "0", "the write is seen by the next search")
+            #expect(try await client.send(.get, "/people?q=asa+lind").headers[.total] == "1")
+            await index.refresh()
+            #expect(index.current() != nil)
+            #expect(try await client.send(.get, "/people?q=oberg&n=2").headers[.total] == "0", "nor forgotten by the next snapshot")
+            #expect(try await client.send(.get, "/people?q=asa+lind&n=2").headers[.total] == "1")
+        }
+    }
+}
