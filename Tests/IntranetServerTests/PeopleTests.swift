@@ -290,13 +290,15 @@ struct PeopleTests {
         // Connections enough for the held deletion and the write beside it.
         try await withTestServer(.postgres, configure: { $0.databasePoolSize = 4 }) { server, client in
             let account = TestUser.otherReader.id
+            let (locked, lockedContinuation) = AsyncStream<Void>.makeStream()
             let deletion = Task {
                 try await server.database.database.transaction { database in
                     try await FluentAccountRepository(database: database).deleteUser(id: account)
+                    lockedContinuation.yield()
                     try await Task.sleep(for: .milliseconds(400))  // uncommitted, the account's row locked
                 }
             }
-            try await Task.sleep(for: .milliseconds(100))
+            for await _ in locked { break }
             let body = #"{"name":"Olga Other","email":"olga@brightwater.example","jobTitle":"Reader","department":"Library","userId":\#(account)}"#
             let answer = try await client.send(.post, "/people", json: body)
             try await deletion.value

@@ -94,7 +94,7 @@ struct SharedDatabaseTests {
             await two.server.peopleSearch.refresh()
             let answered = two.server.peopleSearch.answers
             #expect(try await two.client.send(.get, "/people?q=vries&fresh").headers[.total] == "1")
-            #expect(two.server.peopleSearch.answers == answered + 1, "two searches in memory")
+            #expect(two.server.peopleSearch.answers == answered + 1, "two searched in memory")
             #expect(try await one.client.send(.patch, "/people/22", json: #"{"name":"Pieter van Vries"}"#).status == .ok)
             try await expectSeen(paths, on: two, since: .now, bound: two.bound) { _, answer in
                 answer.text.contains("Pieter van Vries")

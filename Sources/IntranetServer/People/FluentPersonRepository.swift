@@ -402,11 +402,11 @@ struct FluentPersonRepository: PersonRepository {
     }
 }
 
-/// How many people a search matches, and the highest id (how many there are, near enough).
 /// Thrown where a database is not an SQL database, which FluentKit's SQLite and PostgreSQL
 /// drivers always are.
 private struct NotAnSQLDatabase: Error {}
 
+/// How many people a search matches, and the highest id (how many there are, near enough).
 private struct SearchCounts: Decodable {
     let total: Int
     let highest: Int?

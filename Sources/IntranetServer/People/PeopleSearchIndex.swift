@@ -15,11 +15,17 @@ import Synchronization
 /// for ``current()`` where they would use a cached answer, after the cache synchronised with
 /// the database when its memory is not trusted on its own. A stale snapshot is never searched:
 /// the caller then searches the database (its indexes remain) while this service reads a new
-/// snapshot in the background, one at a time. Directories above ``maxPeople`` are always
-/// searched in the database.
+/// snapshot in the background, one at a time. Directories above ``maxPeople`` people or
+/// ``maxBytes`` of search text are always searched in the database.
+///
+/// A page found in memory takes its order and count from the snapshot and its people from the
+/// database as they are now (each checked to still match); the two can differ only inside the
+/// window in which a cached answer could be stale too.
 final class PeopleSearchIndex: Service, Sendable {
-    /// The most people held in memory (about 150 bytes each).
+    /// The most people held in memory (about 150 bytes each, and four bytes per sort).
     static let maxPeople = 500_000
+    /// The most bytes of search text held in memory (a person's can reach a few kilobytes).
+    static let maxBytes = 256 << 20
 
     private struct State {
         var snapshot: PeopleSearchSnapshot?
@@ -34,11 +40,15 @@ final class PeopleSearchIndex: Service, Sendable {
     private let state = Mutex(State())
     private let requests: AsyncStream<Void>
     private let requestContinuation: AsyncStream<Void>.Continuation
+    /// Rows read per query while a snapshot is read: few enough that requests waiting for
+    /// SQLite's one connection pass between the queries.
+    let chunkSize: Int
 
-    init(database: any Database, cache: ResponseCache, logger: Logger) {
+    init(database: any Database, cache: ResponseCache, logger: Logger, chunkSize: Int = 5_000) {
         self.database = database
         self.cache = cache
         self.logger = logger
+        self.chunkSize = chunkSize
         (requests, requestContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -72,51 +82,81 @@ final class PeopleSearchIndex: Service, Sendable {
         }
     }
 
-    /// Reads a snapshot at the cache's current generation, unless one is held already.
+    /// Reads a snapshot at the cache's current generation, unless one is held already. Gives up
+    /// as soon as the generation moves on (a write came: what is being read is stale already),
+    /// and when the directory is larger than ``maxPeople`` or its texts than ``maxBytes``.
     func refresh() async {
         let generation = cache.generation
-        guard state.withLock({ $0.snapshot?.generation != generation }) else { return }
-        guard let sql = database as? any SQLDatabase else { return }
+        let isNeeded = state.withLock { state in
+            guard state.snapshot?.generation != generation else { return false }
+            state.snapshot = nil  // stale: no use keeping its memory while the next is read
+            return true
+        }
+        guard isNeeded, let sql = database as? any SQLDatabase else { return }
         let started = ContinuousClock.now
         do {
             let count = try await PersonModel.query(on: database).count()
             guard count <= Self.maxPeople else {
-                state.withLock { $0.declined = generation }
-                logger.notice("people search: \(count) people, more than \(Self.maxPeople) are searched in the database only")
+                decline(at: generation, "\(count) people, more than \(Self.maxPeople)")
                 return
             }
             var people: [(id: Int, searchKey: String)] = []
             people.reserveCapacity(count)
-            try await Self.read(column: "search_key", orderedBy: nil, on: sql) { people.append(($0, $1)) }
+            var bytes = 0
+            guard try await read(column: "search_key", orderedBy: nil, at: generation, on: sql, { id, key in
+                bytes += key.utf8.count + 1
+                people.append((id, key))
+                return bytes <= Self.maxBytes
+            }) else {
+                if bytes > Self.maxBytes { decline(at: generation, "search texts of more than \(Self.maxBytes >> 20) MiB") }
+                return
+            }
             var orders: [PersonListRequest.SortKey: [Int]] = [:]
             for key in PersonListRequest.SortKey.allCases where key != .id {
                 var order: [Int] = []
                 order.reserveCapacity(count)
-                try await Self.read(column: key.column, orderedBy: key.column, on: sql) { id, _ in order.append(id) }
+                guard try await read(column: key.column, orderedBy: key.column, at: generation, on: sql, { id, _ in
+                    order.append(id)
+                    return true
+                }) else { return }
                 orders[key] = order
             }
             guard let snapshot = PeopleSearchSnapshot(generation: generation, people: people, orders: orders) else {
                 logger.debug("people search: the directory changed while it was read; it is searched in the database until the next try")
                 return
             }
-            state.withLock { $0.snapshot = snapshot }
-            logger.debug("people search: \(snapshot.count) people read into memory in \(ContinuousClock.now - started)")
+            people = []
+            // Kept only while current: a read begun earlier and ended later must not replace a newer one.
+            let isKept = state.withLock { state in
+                guard cache.generation == generation else { return false }
+                state.snapshot = snapshot
+                return true
+            }
+            if isKept {
+                logger.debug("people search: \(snapshot.count) people read into memory in \(ContinuousClock.now - started)")
+            }
         } catch {
             logger.warning("people search: could not read the directory into memory; searching the database", metadata: ["error": "\(String(reflecting: error))"])
         }
     }
 
-    /// Rows read per query while a snapshot is read: small enough that the queries of requests
-    /// waiting for SQLite's one connection pass between them.
-    static let chunkSize = 5_000
+    private func decline(at generation: ResponseCache.Generation, _ reason: String) {
+        state.withLock { $0.declined = generation }
+        logger.notice("people search: \(reason): searched in the database only")
+    }
 
     /// Reads everyone's id and `column`, in the order of `sortColumn` then id (of id when
-    /// `nil`), a chunk at a time from where the last chunk ended.
-    private static func read(
-        column: String, orderedBy sortColumn: String?, on sql: any SQLDatabase, _ each: (Int, String) -> Void
-    ) async throws {
+    /// `nil`), ``chunkSize`` rows at a time from where the last chunk ended, handing each to
+    /// `each` until it returns `false`.
+    ///
+    /// - Returns: whether everyone was read: `false` when `each` stopped it or the cache's
+    ///   generation moved past `generation` between two chunks.
+    private func read(
+        column: String, orderedBy sortColumn: String?, at generation: ResponseCache.Generation, on sql: any SQLDatabase,
+        _ each: (Int, String) -> Bool
+    ) async throws -> Bool {
         var last: (id: Int, value: String)?
-        while true {
+        while cache.generation == generation {
             let after: SQLQueryString = switch (last, sortColumn) {
             case (nil, _): ""
             case (let last?, nil): "WHERE id > \(bind: last.id)"
@@ -130,10 +170,11 @@ final class PeopleSearchIndex: Service, Sendable {
             for row in rows {
                 let id = try row.decode(column: "id", as: Int.self)
                 let value = try row.decode(column: "value", as: String.self)
-                each(id, value)
+                guard each(id, value) else { return false }
                 last = (id, value)
             }
-            if rows.count < chunkSize { return }
+            if rows.count < chunkSize { return true }
         }
+        return false
     }
 }
