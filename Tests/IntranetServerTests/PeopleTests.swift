@@ -138,6 +138,42 @@ struct PeopleTests {
         }
     }
 
+    @Test("a loop of managers made by hand in the database still shows everyone once in the org chart, cut at one member", arguments: TestStorage.all)
+    func organisationWithHandMadeLoop(_ storage: TestStorage) async throws {
+        try await withTestServer(storage) { server, client in
+            // Margit Olsen (1, the top) put under Pieter de Vries (22): 1 → 22 → 10 → 3 → 1.
+            let sql = try #require(server.database.database as? any SQLDatabase)
+            try await sql.raw("UPDATE people SET manager_id = 22 WHERE id = 1").run()
+            server.cache.invalidate()  // as the change feed would; SQLite has none
+            let roots = try await client.send(.get, "/org").objects()
+            var seen: [Int] = []
+            func walk(_ node: [String: Any]) {
+                seen.append(node["id"] as? Int ?? 0)
+                (node["reports"] as? [[String: Any]] ?? []).forEach(walk)
+            }
+            roots.forEach(walk)
+            #expect(seen.count == 40 && Set(seen).count == 40, "everyone once")
+            #expect(roots.compactMap { $0["id"] as? Int } == [10], "cut at the loop's first member by name, Lena Fischer")
+            #expect(roots.first?["managerId"] as? Int == 3, "who still names her manager")
+
+            let graph = try await client.send(.get, "/org", headers: [.accept: "application/spearal"]).spearal()
+            defer { graph.dismantle() }
+            guard case .collection(let top) = graph else {
+                Issue.record("not a collection")
+                return
+            }
+            var beans = Set<ObjectIdentifier>()
+            func visit(_ bean: SpearalBean) {
+                guard beans.insert(ObjectIdentifier(bean)).inserted, case .collection(let reports)? = bean["reports"] else { return }
+                for case .bean(let report) in reports.elements { visit(report) }
+            }
+            for case .bean(let root) in top.elements { visit(root) }
+            #expect(beans.count == 40)
+            let page = try await client.send(.get, "/org", headers: [.accept: "text/html"])
+            #expect(page.status == .ok && page.text.contains("Margit Olsen") && page.text.contains("Lena Fischer"))
+        }
+    }
+
     @Test("GET /org in Spearal is one graph: everyone once, each report's manager the very same object")
     func organisationSpearal() async throws {
         try await withTestServer { _, client in

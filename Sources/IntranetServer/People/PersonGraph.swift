@@ -75,6 +75,12 @@ final class PersonGraph {
 
     /// The org chart: everyone, each with their manager and reports; the roots are the people
     /// without a manager, in `people`'s order.
+    ///
+    /// The API refuses loops of managers, but a database edited by hand may hold one, and the
+    /// people in it (and under them) would hang from no root. Each such loop is cut once, so
+    /// everyone appears exactly once and every walk down `reports` ends: its member first in
+    /// `people`'s order becomes a root too, still naming their manager, who no longer lists
+    /// them among their reports.
     static func organisation(_ people: [StoredPerson]) -> (graph: PersonGraph, roots: [PersonGraphNode]) {
         let graph = PersonGraph()
         for person in people {
@@ -91,6 +97,30 @@ final class PersonGraph {
             } else {
                 roots.append(node)
             }
+        }
+        var reached = Set<Int>()
+        func reach(_ node: PersonGraphNode) {
+            var pending = [node]
+            while let next = pending.popLast() {
+                guard reached.insert(next.person.id).inserted else { continue }
+                pending.append(contentsOf: next.reports)
+            }
+        }
+        roots.forEach(reach)
+        let order = Dictionary(people.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for person in people where !reached.contains(person.id) {
+            // Up from someone no root reaches, the managers must come round to a loop.
+            var seen: [Int] = []
+            var node = graph.node(person)
+            while let manager = node.manager, !seen.contains(node.person.id) {
+                seen.append(node.person.id)
+                node = manager
+            }
+            let loop = seen.drop { $0 != node.person.id }
+            guard let first = loop.min(by: { order[$0, default: .max] < order[$1, default: .max] }), let cut = graph.nodes[first] else { continue }
+            cut.manager?.reports.removeAll { $0 === cut }
+            roots.append(cut)
+            reach(cut)
         }
         return (graph, roots)
     }
