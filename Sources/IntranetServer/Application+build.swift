@@ -147,7 +147,7 @@ func makeServer(
         sanitizer: sanitizer,
         maxBodySize: configuration.maxBodySize
     ).addRoutes(to: &announcementRoutes)
-    let peopleSearch = PeopleSearchIndex(database: database.database, cache: cache, logger: logger)
+    let peopleSearch = PeopleSearchIndex(database: database.database, cache: cache, logger: logger, work: database.backgroundWork)
     services.append(peopleSearch)
     let people = FluentPersonRepository(database: database.database, now: configuration.now, searchIndex: peopleSearch)
     SessionController(auth: auth, people: people, maxBodySize: configuration.maxBodySize).addRoutes(to: &announcementRoutes)

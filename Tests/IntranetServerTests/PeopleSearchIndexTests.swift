@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import Logging
+import SQLKit
 import Testing
 @testable import IntranetServer
 
@@ -79,6 +80,31 @@ struct PeopleSearchIndexTests {
         fewer[.department] = nil
         #expect(PeopleSearchSnapshot(generation: generation, people: people, orders: fewer) == nil)
         #expect(PeopleSearchSnapshot(generation: generation, people: people.reversed(), orders: good) == nil)
+    }
+
+    @Test("while the directory cannot be read, only the first failure is a warning; after a success the next one is again; a closed database is not read")
+    func failuresLogOnce() async throws {
+        let (logger, log) = RecordingLogHandler.logger(level: .debug)
+        let database = try DatabaseService(storage: .sqliteInMemory, poolSize: 1, logger: logger)
+        let cache = ResponseCache()
+        let index = PeopleSearchIndex(database: database.database, cache: cache, logger: logger, work: database.backgroundWork)
+        func warnings() -> Int { log.all.filter { $0.hasPrefix("warning people search: could not read") }.count }
+        for _ in 0..<3 { await index.refresh() }  // no tables yet
+        #expect(warnings() == 1)
+        #expect(log.all.filter { $0.hasPrefix("debug people search: could not read") }.count == 2)
+        try await database.migrate(seeds: true)
+        cache.invalidate()
+        await index.refresh()
+        #expect(index.current() != nil)
+        let sql = try #require(database.database as? any SQLDatabase)
+        try await sql.raw("DROP TABLE people").run()
+        cache.invalidate()
+        await index.refresh()
+        #expect(warnings() == 2, "a new failure after a success is a warning again")
+        await database.close()
+        cache.invalidate()
+        await index.refresh()  // would crash the process if it queried a closed pool
+        #expect(warnings() == 2 && index.current() == nil)
     }
 
     @Test("on the database: the search in memory gives what the database's search gives, and a write makes it stand aside until read again", arguments: TestStorage.all)

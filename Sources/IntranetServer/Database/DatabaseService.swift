@@ -45,6 +45,8 @@ final class DatabaseService: Service, Sendable {
     let poolDescription: String
     /// How many operations use (or wait for) the pool's connections, for `GET /metrics`.
     let poolUse = PoolUse()
+    /// What services do on the database by themselves; ``close()`` waits for it.
+    let backgroundWork = BackgroundWork()
     /// On PostgreSQL, how to open a connection of one's own (``ChangeFeed`` listens on one).
     let postgresConnection: PostgresConnection.Configuration?
 
@@ -195,6 +197,7 @@ final class DatabaseService: Service, Sendable {
     /// (FluentKit's pools must be shut down before they are let go: they assert it.)
     func close() async {
         guard isOpen.withLockedValue({ isOpen in defer { isOpen = false }; return isOpen }) else { return }
+        await backgroundWork.close()
         if let descriptor = servingMark.withLockedValue({ $0 }) {
             _ = SystemCall.close(descriptor)
         }

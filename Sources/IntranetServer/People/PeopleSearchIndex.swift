@@ -32,6 +32,9 @@ final class PeopleSearchIndex: Service, Sendable {
         /// The generation at which the directory was found too large to hold.
         var declined: ResponseCache.Generation?
         var answers = 0
+        /// Whether the last read failed: while the database stays away, only the first failure
+        /// is a warning.
+        var isFailing = false
     }
 
     private let database: any Database
@@ -44,8 +47,12 @@ final class PeopleSearchIndex: Service, Sendable {
     /// SQLite's one connection pass between the queries.
     let chunkSize: Int
 
-    init(database: any Database, cache: ResponseCache, logger: Logger, chunkSize: Int = 5_000) {
+    /// Where the reads run, so that closing the database waits for one under way.
+    private let work: BackgroundWork
+
+    init(database: any Database, cache: ResponseCache, logger: Logger, work: BackgroundWork = BackgroundWork(), chunkSize: Int = 5_000) {
         self.database = database
+        self.work = work
         self.cache = cache
         self.logger = logger
         self.chunkSize = chunkSize
@@ -86,6 +93,10 @@ final class PeopleSearchIndex: Service, Sendable {
     /// as soon as the generation moves on (a write came: what is being read is stale already),
     /// and when the directory is larger than ``maxPeople`` or its texts than ``maxBytes``.
     func refresh() async {
+        _ = await work.run { await read() }
+    }
+
+    private func read() async {
         let generation = cache.generation
         let isNeeded = state.withLock { state in
             guard state.snapshot?.generation != generation else { return false }
@@ -135,8 +146,15 @@ final class PeopleSearchIndex: Service, Sendable {
             if isKept {
                 logger.debug("people search: \(snapshot.count) people read into memory in \(ContinuousClock.now - started)")
             }
+            state.withLock { $0.isFailing = false }
         } catch {
-            logger.warning("people search: could not read the directory into memory; searching the database", metadata: ["error": "\(String(reflecting: error))"])
+            let isNew = state.withLock { state in
+                defer { state.isFailing = true }
+                return !state.isFailing
+            }
+            logger.log(
+                level: isNew ? .warning : .debug, "people search: could not read the directory into memory; searching the database",
+                metadata: ["error": "\(String(reflecting: error))"])
         }
     }
 
