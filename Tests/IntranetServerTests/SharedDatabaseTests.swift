@@ -102,6 +102,21 @@ struct SharedDatabaseTests {
         }
     }
 
+    @Test("each instance reads the directory into memory at start, once its change feed is live, before any search; after a write, at the next search")
+    func peopleSearchReadAtStart() async throws {
+        try await withTwoInstances { one, two in
+            try await waitUntil("both hold the directory") { one.server.peopleSearch.isReady && two.server.peopleSearch.isReady }
+            #expect(try await one.client.send(.patch, "/people/22", json: #"{"jobTitle":"Principal Engineer"}"#).status == .ok)
+            #expect(!one.server.peopleSearch.isReady, "the write set it aside")
+            #expect(try await two.client.send(.get, "/people?q=principal").headers[.total] == "1")
+            try await waitUntil("two, which searched, holds it again") { two.server.peopleSearch.isReady }
+            #expect(!one.server.peopleSearch.isReady, "one, which did not, has not read it again")
+            let answered = two.server.peopleSearch.answers
+            #expect(try await two.client.send(.get, "/people?q=principal&again").headers[.total] == "1")
+            #expect(two.server.peopleSearch.answers == answered + 1)
+        }
+    }
+
     @Test("a restricted announcement made through one reaches its reader through two, and never anyone else")
     func restrictedAcrossInstances() async throws {
         try await withTwoInstances { one, two in

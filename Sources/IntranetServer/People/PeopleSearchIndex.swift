@@ -62,10 +62,14 @@ final class PeopleSearchIndex: Service, Sendable {
     /// The snapshot to search, when it was read at the cache's current generation; otherwise
     /// `nil`, and a new one is asked for.
     func current() -> PeopleSearchSnapshot? {
+        current(asking: true)
+    }
+
+    private func current(asking: Bool) -> PeopleSearchSnapshot? {
         let generation = cache.generation
         let (snapshot, declined) = state.withLock { ($0.snapshot, $0.declined) }
         if let snapshot, snapshot.generation == generation { return snapshot }
-        if declined != generation { requestContinuation.yield() }
+        if asking, declined != generation { requestContinuation.yield() }
         return nil
     }
 
@@ -80,20 +84,37 @@ final class PeopleSearchIndex: Service, Sendable {
     /// How many searches were answered from memory (for tests and diagnostics).
     var answers: Int { state.withLock { $0.answers } }
 
+    /// Whether a current snapshot is held (for tests and diagnostics; asks for none).
+    var isReady: Bool { current(asking: false) != nil }
+
     /// Reads a snapshot at once, then again as they are asked for, until the application shuts
     /// down (before the database closes: services stop in reverse order).
     func run() async throws {
-        await refresh()
+        // On PostgreSQL the change feed sets everything remembered aside as it goes live: read
+        // after that (waiting at most five seconds for it).
+        for _ in 0..<50 where !cache.trust.isTrusted {
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        requestContinuation.yield()
         for await _ in requests.cancelOnGracefulShutdown() {
-            await refresh()
+            guard await refresh() else { continue }
+            // A write came while reading (at start, the change feed going live is one): try again
+            // shortly rather than at the next search.
+            try? await Task.sleep(for: .milliseconds(250))
+            requestContinuation.yield()
         }
     }
 
     /// Reads a snapshot at the cache's current generation, unless one is held already. Gives up
     /// as soon as the generation moves on (a write came: what is being read is stale already),
     /// and when the directory is larger than ``maxPeople`` or its texts than ``maxBytes``.
-    func refresh() async {
+    ///
+    /// - Returns: whether a write overtook the read, so that no snapshot is current.
+    @discardableResult
+    func refresh() async -> Bool {
+        let generation = cache.generation
         _ = await work.run { await read() }
+        return cache.generation != generation && !isReady
     }
 
     private func read() async {
