@@ -92,15 +92,17 @@ final class PeopleSearchIndex: Service, Sendable {
     func run() async throws {
         // On PostgreSQL the change feed sets everything remembered aside as it goes live: read
         // after that (waiting at most five seconds for it).
-        for _ in 0..<50 where !cache.trust.isTrusted {
-            try? await Task.sleep(for: .milliseconds(100))
+        try? await cancelWhenGracefulShutdown {
+            for _ in 0..<50 where !self.cache.trust.isTrusted {
+                try await Task.sleep(for: .milliseconds(100))
+            }
         }
         requestContinuation.yield()
         for await _ in requests.cancelOnGracefulShutdown() {
             guard await refresh() else { continue }
             // A write came while reading (at start, the change feed going live is one): try again
             // shortly rather than at the next search.
-            try? await Task.sleep(for: .milliseconds(250))
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(250)) }
             requestContinuation.yield()
         }
     }
