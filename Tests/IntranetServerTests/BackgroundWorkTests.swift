@@ -29,6 +29,7 @@ struct BackgroundWorkTests {
         }
         try await Task.sleep(for: .milliseconds(200))
         #expect(!closed.withLock { $0 }, "close() returned while work was running")
+        #expect(work.isClosed, "the work under way can tell it should stop")
         releaseSink.yield()
         #expect(await running.value == 42)
         await closing.value

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import Logging
+import ServiceLifecycleTestKit
 import SQLKit
 import Testing
 @testable import IntranetServer
@@ -105,6 +106,20 @@ struct PeopleSearchIndexTests {
         cache.invalidate()
         await index.refresh()  // would crash the process if it queried a closed pool
         #expect(warnings() == 2 && index.current() == nil)
+    }
+
+    @Test("a read under way stops at its next chunk when the application begins to shut down, and keeps nothing")
+    func readStopsOnShutdown() async throws {
+        try await withTestServer { server, _ in
+            let index = PeopleSearchIndex(database: server.database.database, cache: server.cache, logger: Logger(label: "test"), chunkSize: 3)
+            await testGracefulShutdown { shutdown in
+                shutdown.triggerGracefulShutdown()
+                await index.refresh()
+            }
+            #expect(!index.isReady, "the read stopped before the directory was read")
+            await index.refresh()
+            #expect(index.isReady, "without a shutdown it is read")
+        }
     }
 
     @Test("on the database: the search in memory gives what the database's search gives, and a write makes it stand aside until read again", arguments: TestStorage.all)

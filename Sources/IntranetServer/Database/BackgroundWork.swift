@@ -13,6 +13,9 @@ final class BackgroundWork: Sendable {
 
     private let state = Mutex(State())
 
+    /// Whether ``close()`` was called: long work should stop at its next step.
+    var isClosed: Bool { state.withLock { $0.isClosed } }
+
     /// Runs `work`, unless ``close()`` was called.
     ///
     /// - Returns: what `work` returned, or `nil` when closed.

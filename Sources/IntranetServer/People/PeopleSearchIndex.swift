@@ -190,14 +190,15 @@ final class PeopleSearchIndex: Service, Sendable {
     /// `nil`), ``chunkSize`` rows at a time from where the last chunk ended, handing each to
     /// `each` until it returns `false`.
     ///
-    /// - Returns: whether everyone was read: `false` when `each` stopped it or the cache's
-    ///   generation moved past `generation` between two chunks.
+    /// - Returns: whether everyone was read: `false` when `each` stopped it, or between two
+    ///   chunks the cache's generation moved past `generation`, the application began to shut
+    ///   down or the database to close.
     private func read(
         column: String, orderedBy sortColumn: String?, at generation: ResponseCache.Generation, on sql: any SQLDatabase,
         _ each: (Int, String) -> Bool
     ) async throws -> Bool {
         var last: (id: Int, value: String)?
-        while cache.generation == generation {
+        while cache.generation == generation, !work.isClosed, !Task.isShuttingDownGracefully {
             let after: SQLQueryString = switch (last, sortColumn) {
             case (nil, _): ""
             case (let last?, nil): "WHERE id > \(bind: last.id)"
