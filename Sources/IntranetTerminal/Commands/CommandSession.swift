@@ -116,6 +116,16 @@ struct CommandSession: Sendable {
         if options.verbose { await io.writeError(text + "\n") }
     }
 
+    /// Ends a command that answers in one line: the last answer's body as it came when
+    /// `--output` asks for it, otherwise `line`.
+    func finish(saying line: @autoclosure () -> String) async throws {
+        if printsRaw {
+            try await writeRaw(await recorder.lastBody)
+        } else {
+            await io.write(line() + "\n")
+        }
+    }
+
     /// Writes a response body to standard output: JSON unchanged, Spearal through the
     /// Spearal printer; ending with a newline.
     ///

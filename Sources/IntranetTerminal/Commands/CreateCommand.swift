@@ -36,10 +36,6 @@ struct CreateCommand: AsyncParsableCommand, TerminalCommand {
         let created = try await session.perform("the new announcement") {
             try await session.announcements.createVersioned(AnnouncementDraft(title: title, body: html))
         }
-        if session.printsRaw {
-            try await session.writeRaw(await session.recorder.lastBody)
-        } else {
-            await context.io.write("\(created.value.id)\n")
-        }
+        try await session.finish(saying: "\(created.value.id)")
     }
 }

@@ -95,11 +95,7 @@ struct ImportWordPressCommand: AsyncParsableCommand, TerminalCommand {
         }
         follower.cancel()
         await progress.finish()
-        if session.printsRaw {
-            try await session.writeRaw(await session.recorder.lastBody)
-        } else {
-            await context.io.write(report.summary + "\n")
-        }
+        try await session.finish(saying: report.summary)
     }
 }
 

@@ -190,11 +190,7 @@ struct PeopleCreateCommand: AsyncParsableCommand, TerminalCommand {
             name: name, email: email, jobTitle: jobTitle, department: department, phone: phone, location: location,
             managerId: manager?.id, userId: user)
         let created = try await session.perform("the new person") { try await session.client.people.create(draft) }
-        if session.printsRaw {
-            try await session.writeRaw(await session.recorder.lastBody)
-        } else {
-            await context.io.write("\(created.id)\n")
-        }
+        try await session.finish(saying: "\(created.id)")
     }
 }
 
@@ -255,11 +251,7 @@ struct PeopleUpdateCommand: AsyncParsableCommand, TerminalCommand {
         let subject = "person \(id)"
         let current = try await session.perform(subject) { try await session.client.people.readVersioned(id: id) }
         let updated = try await session.perform(subject) { try await session.client.people.patch(patch, of: current) }
-        if session.printsRaw {
-            try await session.writeRaw(await session.recorder.lastBody)
-        } else {
-            await context.io.write("Updated person \(id) (\(updated.value.name)).\n")
-        }
+        try await session.finish(saying: "Updated person \(id) (\(updated.value.name)).")
     }
 }
 

@@ -42,10 +42,6 @@ struct WhoamiCommand: AsyncParsableCommand, TerminalCommand {
     func execute(in context: TerminalContext) async throws {
         let session = try CommandSession(options: global, context: context)
         let user = try await session.perform("the signed-in user") { try await session.client.session.me() }
-        if session.printsRaw {
-            try await session.writeRaw(await session.recorder.lastBody)
-        } else {
-            await context.io.write("\(user.displayName) (\(user.username), \(user.role.rawValue))\n")
-        }
+        try await session.finish(saying: "\(user.displayName) (\(user.username), \(user.role.rawValue))")
     }
 }

@@ -61,10 +61,6 @@ struct UpdateCommand: AsyncParsableCommand, TerminalCommand {
             await session.note("read \(subject) with ETag \(current.etag ?? "(none)"); the change is sent with If-Match")
             _ = try await session.perform(subject) { try await session.announcements.patch(patch, of: current) }
         }
-        if session.printsRaw {
-            try await session.writeRaw(await session.recorder.lastBody)
-        } else {
-            await context.io.write("Updated announcement \(id).\n")
-        }
+        try await session.finish(saying: "Updated announcement \(id).")
     }
 }

@@ -26,11 +26,7 @@ struct UsersSetRoleCommand: AsyncParsableCommand, TerminalCommand {
         let user = try await session.performAsAdmin("user \(target.username)") {
             try await session.client.users.setRole(role, id: target.id)
         }
-        if session.printsRaw {
-            try await session.writeRaw(await session.recorder.lastBody)
-        } else {
-            await context.io.write("\(user.username) is now \(user.role.rawValue).\n")
-        }
+        try await session.finish(saying: "\(user.username) is now \(user.role.rawValue).")
     }
 }
 

@@ -73,10 +73,6 @@ struct UsersCreateCommand: AsyncParsableCommand, TerminalCommand {
             prompt: "Password for \(username): ", fromStandardInput: passwordStdin, confirm: true, context: context)
         let request = NewUser(username: username, displayName: displayName, role: role, password: password)
         let user = try await session.performAsAdmin("the new user") { try await session.client.users.create(request) }
-        if session.printsRaw {
-            try await session.writeRaw(await session.recorder.lastBody)
-        } else {
-            await context.io.write("Created user \(user.id): \(user.displayName) (\(user.username), \(user.role.rawValue)).\n")
-        }
+        try await session.finish(saying: "Created user \(user.id): \(user.displayName) (\(user.username), \(user.role.rawValue)).")
     }
 }
