@@ -206,8 +206,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "SpearalTests", dependencies: ["Spearal"]),
-        // The README's client samples, in a target that sees only what an app sees.
+        .testTarget(name: "SpearalTests", dependencies: ["Spearal"], exclude: ["Fixtures"]),
+        // The samples of docs/swift-client.md, in a target that sees only what an app sees.
         .testTarget(name: "IntranetClientReadmeTests", dependencies: ["IntranetClient", "RESTRepositoryTesting"]),
         .testTarget(name: "FeedScreenTests", dependencies: ["FeedScreen", "IntranetClient", "RESTRepositoryTesting"]),
     ],

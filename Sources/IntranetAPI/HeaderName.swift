@@ -31,11 +31,11 @@ public enum MediaType {
     public static let mergePatch = "application/merge-patch+json"
     /// RFC 9457 problem details, the body of every error, whatever the format asked for.
     public static let problem = "application/problem+json"
-    /// The Spearal binary encoding of the same data as the JSON (`../shared/spearal/FORMAT.md`).
+    /// The Spearal binary encoding of the same data as the JSON (docs/spearal.md, "The wire format").
     public static let spearal = "application/spearal"
 }
 
-/// Names of the headers of a signed request (API.md §3, "Signed requests").
+/// Names of the headers of a signed request (docs/api.md, "Signed requests").
 public enum SignatureHeaderName {
     /// The registered app's id.
     public static let appID = "X-App-Id"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A person of the staff directory as JSON carries it (API.md §7): links to other people are
+/// A person of the staff directory as JSON carries it (docs/api.md, "People directory and org chart"): links to other people are
 /// ids (`managerId`, `reportIds`); `?expand=manager,reports` adds one level of summaries.
 ///
 /// The shape is the same under API versions 1.0 and 2.0. Spearal carries people differently:

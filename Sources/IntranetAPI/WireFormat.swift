@@ -1,4 +1,4 @@
-/// The encodings the API speaks (API.md §4): JSON, the default, and Spearal, a compact binary
+/// The encodings the API speaks (docs/api.md, "Formats: JSON and Spearal"): JSON, the default, and Spearal, a compact binary
 /// encoding of the same objects (classes named by ``WireClass``).
 ///
 /// Errors are `application/problem+json` in every format, so any client can read them.

@@ -16,7 +16,7 @@ public struct IntranetClientConfiguration: Sendable {
     /// replaces the client's own session: ``sessionStore`` is then only written by
     /// `session.login` and not read for requests.
     public var tokenProvider: (@Sendable () async throws -> String?)?
-    /// The registered app's id and secret: when set, every request is signed (API.md §3).
+    /// The registered app's id and secret: when set, every request is signed (docs/api.md, "Signed requests").
     public var signingKey: AppSigningKey?
     /// Adds signature header fields to each request; wins over ``signingKey`` when both are set.
     public var signer: (@Sendable (inout HTTPRequest, Data?) async throws -> Void)?

@@ -15,6 +15,20 @@ public struct AppConfiguration: Sendable {
         ///   - url: `postgres://user:password@host:port/database`.
         ///   - schema: a schema to use instead of `public` (tests give each run its own).
         case postgres(url: String, schema: String? = nil)
+
+        /// Where the data lives, as the start-up log says it: never a password or user name.
+        public var summary: String {
+            switch self {
+            case .sqliteFile(let path): return "SQLite file \(path)"
+            case .sqliteInMemory: return "SQLite in memory"
+            case .postgres(let url, let schema):
+                let parts = URLComponents(string: url)
+                let host = parts?.host ?? "?"
+                let port = parts?.port.map { ":\($0)" } ?? ""
+                let name = parts?.path ?? ""
+                return "PostgreSQL at \(host)\(port)\(name)" + (schema.map { " (schema \($0))" } ?? "")
+            }
+        }
     }
 
     /// The default largest request body: 2 MiB.
@@ -46,7 +60,7 @@ public struct AppConfiguration: Sendable {
     public var logLevel = Logger.Level.info
     /// Whether signed-out callers may read unrestricted announcements.
     public var allowsAnonymousReading = true
-    /// Whether every request must be signed by a registered app (API.md §3).
+    /// Whether every request must be signed by a registered app (docs/api.md, "Signed requests").
     public var requiresSignature = false
     /// How long a session token lasts, in seconds (30 days by default).
     public var sessionLifetime: TimeInterval = 30 * 24 * 3600
@@ -56,14 +70,14 @@ public struct AppConfiguration: Sendable {
     /// (`DATABASE_POOL_SIZE`); SQLite always uses one (writes are serialised in the process).
     public var databasePoolSize = defaultDatabasePoolSize
     /// The pool size when none is configured, chosen from `scripts/bench-server` on 2-core
-    /// machines (README, "PostgreSQL").
+    /// machines (docs/speed.md, "PostgreSQL pool size").
     public static let defaultDatabasePoolSize = 8
     /// The largest pool size accepted.
     public static let maxDatabasePoolSize = 256
     /// On PostgreSQL, the longest a write (or a logout, a role change) made through another
     /// instance may go unseen by this one (`STALENESS_BOUND_MS`; 2 s by default). Shorter means
     /// fresher, but whenever the database answers this instance's change-feed pings later than
-    /// the bound allows, reads ask the database again until it catches up (README, PostgreSQL).
+    /// the bound allows, reads ask the database again until it catches up (docs/postgresql.md).
     public var stalenessBound = Duration(ChangeFeed.defaultStalenessBound)
     /// The shortest and longest ``stalenessBound`` accepted.
     public static let stalenessBoundRange = Duration.milliseconds(50)...Duration.seconds(60)
@@ -98,169 +112,51 @@ public struct AppConfiguration: Sendable {
     /// `SHUTDOWN_GRACE_SECONDS`, `ACCESS_LOG`, `METRICS_TOKEN`, `LOG_LEVEL`, `MAX_BODY_SIZE`, `IMPORT_MAX_BYTES`,
     /// `INTRANET_ANONYMOUS_READ`, `INTRANET_REQUIRE_SIGNATURE` (`true`/`false`),
     /// `INTRANET_SESSION_DAYS`, `EMBED_HOSTS` (comma-separated host names),
-    /// `INTRANET_SECURE_COOKIES` (`true`/`false`).
+    /// `INTRANET_SECURE_COOKIES` (`true`/`false`). Every setting is read the same way
+    /// (``SettingsReader``): absent or empty keeps the default, and every flag takes `true` or
+    /// `false`, `1` or `0`, `yes` or `no`, in any case.
     ///
     /// - Throws: ``ConfigurationError`` naming the variable that holds a bad value.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AppConfiguration {
+        let settings = SettingsReader(values: environment)
         var configuration = AppConfiguration()
-        if let host = environment["HOST"], !host.isEmpty {
-            configuration.host = host
+        if let host = settings.text("HOST") { configuration.host = host }
+        if let port = try settings.parsed("PORT", "must be a port number from 0 to 65535", { Int($0).flatMap { (0...65_535).contains($0) ? $0 : nil } }) {
+            configuration.port = port
         }
-        if let port = environment["PORT"], !port.isEmpty {
-            configuration.port = try ConfigurationError.port(port, from: "PORT")
-        }
-        if let url = environment["DATABASE_URL"], !url.isEmpty {
-            configuration.storage = try Storage(databaseURL: url)
-        }
-        if let level = environment["LOG_LEVEL"], !level.isEmpty {
-            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
-                throw ConfigurationError(variable: "LOG_LEVEL", message: "must be one of trace, debug, info, notice, warning, error, critical")
-            }
-            configuration.logLevel = parsed
-        }
-        if let hosts = environment["EMBED_HOSTS"], !hosts.isEmpty {
-            configuration.embedHosts = try Self.embedHosts(hosts)
-        }
-        if let secure = environment["INTRANET_SECURE_COOKIES"], !secure.isEmpty {
-            guard let value = Bool(secure.lowercased()) else {
-                throw ConfigurationError(variable: "INTRANET_SECURE_COOKIES", message: "must be true or false")
-            }
-            configuration.secureCookies = value
-        }
-        if let size = environment["MAX_BODY_SIZE"], !size.isEmpty {
-            guard let bytes = Int(size), bytes > 0 else {
-                throw ConfigurationError(variable: "MAX_BODY_SIZE", message: "must be a positive number of bytes")
-            }
-            configuration.maxBodySize = bytes
-        }
-        if let size = environment["IMPORT_MAX_BYTES"], !size.isEmpty {
-            guard let bytes = Int(size), (1024 * 1024...4 * 1024 * 1024 * 1024).contains(bytes) else {
-                throw ConfigurationError(
-                    variable: "IMPORT_MAX_BYTES", message: "must be a whole number of bytes from 1048576 (1 MiB) to 4294967296 (4 GiB), not '\(size.prefix(40))'")
-            }
+        if let url = settings.text("DATABASE_URL") { configuration.storage = try Storage(databaseURL: url) }
+        if let level = try settings.choice("LOG_LEVEL", [
+            "trace": Logger.Level.trace, "debug": .debug, "info": .info, "notice": .notice, "warning": .warning, "error": .error,
+            "critical": .critical,
+        ]) { configuration.logLevel = level }
+        if let hosts = settings.text("EMBED_HOSTS") { configuration.embedHosts = try Self.embedHosts(hosts) }
+        if let secure = try settings.flag("INTRANET_SECURE_COOKIES") { configuration.secureCookies = secure }
+        if let bytes = try settings.integer("MAX_BODY_SIZE", in: 1...Int.max, "bytes") { configuration.maxBodySize = bytes }
+        if let bytes = try settings.integer("IMPORT_MAX_BYTES", in: 1 << 20...4 << 30, "bytes (1 MiB to 4 GiB)") {
             configuration.importMaxBytes = bytes
         }
-        if let flag = environment["INTRANET_ANONYMOUS_READ"], !flag.isEmpty {
-            configuration.allowsAnonymousReading = try ConfigurationError.flag(flag, from: "INTRANET_ANONYMOUS_READ")
-        }
-        if let flag = environment["INTRANET_REQUIRE_SIGNATURE"], !flag.isEmpty {
-            configuration.requiresSignature = try ConfigurationError.flag(flag, from: "INTRANET_REQUIRE_SIGNATURE")
-        }
-        if let size = environment["DATABASE_POOL_SIZE"], !size.isEmpty {
-            guard let count = Int(size), (1...maxDatabasePoolSize).contains(count) else {
-                throw ConfigurationError(
-                    variable: "DATABASE_POOL_SIZE",
-                    message: "must be a whole number of connections from 1 to \(maxDatabasePoolSize), not '\(size.prefix(40))'")
-            }
+        if let anonymous = try settings.flag("INTRANET_ANONYMOUS_READ") { configuration.allowsAnonymousReading = anonymous }
+        if let signed = try settings.flag("INTRANET_REQUIRE_SIGNATURE") { configuration.requiresSignature = signed }
+        if let count = try settings.integer("DATABASE_POOL_SIZE", in: 1...maxDatabasePoolSize, "connections") {
             configuration.databasePoolSize = count
         }
-        if let text = environment["STALENESS_BOUND_MS"], !text.isEmpty {
-            guard let milliseconds = Int(text), stalenessBoundRange.contains(.milliseconds(milliseconds)) else {
-                throw ConfigurationError(
-                    variable: "STALENESS_BOUND_MS",
-                    message: "must be a whole number of milliseconds from 50 to 60000, not '\(text.prefix(40))'")
-            }
+        if let milliseconds = try settings.integer("STALENESS_BOUND_MS", in: 50...60_000, "milliseconds") {
             configuration.stalenessBound = .milliseconds(milliseconds)
         }
-        if let token = environment["METRICS_TOKEN"], !token.isEmpty {
-            guard token.count >= 16, token.count <= 256, token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
-                throw ConfigurationError(variable: "METRICS_TOKEN", message: "must be 16 to 256 printable ASCII characters without spaces")
-            }
-            configuration.metricsToken = token
+        if let token = try settings.parsed("METRICS_TOKEN", "must be 16 to 256 printable ASCII characters without spaces", secret: true, { token in
+            token.count >= 16 && token.count <= 256 && token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) ? token : nil
+        }) { configuration.metricsToken = token }
+        if let format = try settings.choice("ACCESS_LOG", ["logfmt": AccessLogFormat?.some(.logfmt), "json": .some(.json), "off": .none]) {
+            configuration.accessLog = format
         }
-        if let text = environment["ACCESS_LOG"], !text.isEmpty {
-            if text.lowercased() == "off" {
-                configuration.accessLog = nil
-            } else if let format = AccessLogFormat(rawValue: text.lowercased()) {
-                configuration.accessLog = format
-            } else {
-                throw ConfigurationError(variable: "ACCESS_LOG", message: "must be logfmt, json or off, not '\(text.prefix(40))'")
-            }
-        }
-        if let text = environment["SHUTDOWN_GRACE_SECONDS"], !text.isEmpty {
-            guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 3600 else {
-                throw ConfigurationError(
-                    variable: "SHUTDOWN_GRACE_SECONDS",
-                    message: "must be a number of seconds from 0 to 3600, not '\(text.prefix(40))'")
-            }
+        if let seconds = try settings.number("SHUTDOWN_GRACE_SECONDS", in: 0...3600, "seconds") {
             configuration.shutdownGrace = .milliseconds(Int64((seconds * 1000).rounded()))
         }
-        if let days = environment["INTRANET_SESSION_DAYS"], !days.isEmpty {
-            guard let count = Double(days), count > 0, count <= 3650 else {
-                throw ConfigurationError(variable: "INTRANET_SESSION_DAYS", message: "must be a number of days from 1 to 3650")
-            }
-            configuration.sessionLifetime = count * 24 * 3600
+        if let days = try settings.parsed("INTRANET_SESSION_DAYS", "must be a number of days above 0, at most 3650", {
+            Double($0).flatMap { $0.isFinite && $0 > 0 && $0 <= 3650 ? $0 : nil }
+        }) {
+            configuration.sessionLifetime = days * 24 * 3600
         }
         return configuration
-    }
-}
-
-extension AppConfiguration.Storage {
-    /// Reads `postgres://…` / `postgresql://…` or `sqlite:PATH`.
-    public init(databaseURL url: String) throws {
-        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
-            self = .postgres(url: url)
-        } else if url.hasPrefix("sqlite:") {
-            let path = String(url.dropFirst("sqlite:".count))
-            guard !path.isEmpty else {
-                throw ConfigurationError(variable: "DATABASE_URL", message: "sqlite: needs a file path, e.g. sqlite:intranet.sqlite")
-            }
-            self = .sqliteFile(path: path)
-        } else {
-            throw ConfigurationError(variable: "DATABASE_URL", message: "must start with postgres://, postgresql:// or sqlite:")
-        }
-    }
-}
-
-/// A setting that cannot be used, with the variable or flag it came from.
-public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
-    /// The environment variable or flag that holds the bad value.
-    public var variable: String
-    /// What is wrong with it.
-    public var message: String
-
-    /// Creates a configuration error.
-    public init(variable: String, message: String) {
-        self.variable = variable
-        self.message = message
-    }
-
-    /// `VARIABLE message`, for people.
-    public var description: String { "\(variable) \(message)" }
-
-    /// Parses `true` or `false` (also `1`/`0`, `yes`/`no`).
-    public static func flag(_ text: String, from variable: String) throws -> Bool {
-        switch text.lowercased() {
-        case "true", "1", "yes": return true
-        case "false", "0", "no": return false
-        default: throw ConfigurationError(variable: variable, message: "must be true or false, not '\(text)'")
-        }
-    }
-
-    /// Parses a TCP port number.
-    public static func port(_ text: String, from variable: String) throws -> Int {
-        guard let port = Int(text), (0...65_535).contains(port) else {
-            throw ConfigurationError(variable: variable, message: "must be a port number from 0 to 65535, not '\(text)'")
-        }
-        return port
-    }
-}
-
-extension AppConfiguration {
-    /// The host names of `EMBED_HOSTS`: letters, digits, dots and hyphens only, at most 50.
-    ///
-    /// - Throws: ``ConfigurationError`` naming the first bad entry.
-    static func embedHosts(_ text: String) throws -> Set<String> {
-        let hosts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
-        for host in hosts {
-            let allowed = host.utf8.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
-            guard allowed, host.contains("."), host.count <= 253, !host.hasPrefix("."), !host.hasSuffix(".") else {
-                throw ConfigurationError(variable: "EMBED_HOSTS", message: "must be host names separated by commas, e.g. www.youtube-nocookie.com; '\(host.prefix(60))' is not one")
-            }
-        }
-        guard hosts.count <= 50 else {
-            throw ConfigurationError(variable: "EMBED_HOSTS", message: "may name at most 50 hosts")
-        }
-        return Set(hosts)
     }
 }

@@ -10,7 +10,7 @@ struct BackupCommand: ParsableCommand {
         discussion: """
             The copy is the database as of one moment, checked for integrity and readable by its \
             owner only; FILE must not exist. To restore, stop the server and put the copy in place \
-            of the database file (README, Backups). For PostgreSQL use pg_dump.
+            of the database file (docs/operations.md, Backups). For PostgreSQL use pg_dump.
             """
     )
 

@@ -3,23 +3,21 @@ import IntranetClient
 import RESTRepositoryTesting
 import Testing
 
-/// The README's "Swift client" samples, compiled and run in a target that depends on
+/// The samples of docs/swift-client.md, compiled and run in a target that depends on
 /// IntranetClient and RESTRepositoryTesting only, as an app and its tests would.
-@Suite("README sample")
+@Suite("docs/swift-client.md sample")
 struct ReadmeSampleTests {
     private static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The "Swift client" section of the README, up to the next top-level section.
+    /// The Swift client's page, docs/swift-client.md, from its first heading to its end.
     private static func readmeText() throws -> String {
-        let text = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        guard let start = text.range(of: "## Swift client") else { throw CocoaError(.fileReadCorruptFile) }
-        let rest = text[start.upperBound...]
-        let end = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
-        return String(rest[..<end])
+        let text = try String(contentsOf: packageRoot.appendingPathComponent("docs/swift-client.md"), encoding: .utf8)
+        guard let start = text.range(of: "# The Swift client") else { throw CocoaError(.fileReadCorruptFile) }
+        return String(text[start.lowerBound...])
     }
 
-    @Test("every Swift block of the README section is compiled verbatim by this target")
+    @Test("every Swift block of docs/swift-client.md is compiled verbatim by this target")
     func readmeMatchesCompiledSample() throws {
         let readme = try Self.readmeText()
         let samples = try ["ReadmeSample.swift", "ReadmeTestingSample.swift", "ReadmeSpearalSample.swift", "ReadmeOfflineSample.swift", "ReadmePeopleSample.swift"].map {
@@ -32,7 +30,7 @@ struct ReadmeSampleTests {
 
         #expect(blocks.count == 5)
         for block in blocks {
-            #expect(samples.contains { $0.hasSuffix(block) }, "README block not compiled:\n\(block)")
+            #expect(samples.contains { $0.hasSuffix(block) }, "docs/swift-client.md block not compiled:\n\(block)")
         }
     }
 
@@ -103,7 +101,7 @@ struct ReadmeSampleTests {
 }
 
 /// The Spearal sample against a server answering Spearal, as a filtering server would.
-@Suite("README Spearal sample")
+@Suite("docs/swift-client.md Spearal sample")
 struct ReadmeSpearalSampleTests {
     /// A list item carrying only what the filter kept.
     private struct Headline: Encodable {
@@ -126,7 +124,7 @@ struct ReadmeSpearalSampleTests {
     }
 }
 
-@Suite("README offline sample")
+@Suite("docs/swift-client.md offline sample")
 struct ReadmeOfflineSampleTests {
     @Test("the offline client keeps what it read, and storeOnly answers from it without a request")
     func storedHeadlinesComeFromTheDevice() async throws {

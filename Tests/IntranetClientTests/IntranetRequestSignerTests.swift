@@ -10,7 +10,7 @@ import Testing
 struct IntranetRequestSignerTests {
     private static let fixedNow = Date(timeIntervalSince1970: 1_795_000_000.5)
 
-    @Test("signs timestamp, method, prefixed path with query and body hash as API.md describes")
+    @Test("signs timestamp, method, prefixed path with query and body hash as docs/api.md describes")
     func knownSignature() throws {
         let signer = IntranetRequestSigner(appID: "ios", secret: Data("s3cret".utf8), pathPrefix: "/api", now: { Self.fixedNow })
         var request = RESTRequest(.post, path: "/announcements", query: [URLQueryItem(name: "x", value: "1")]).httpRequest

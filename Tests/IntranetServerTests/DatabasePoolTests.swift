@@ -17,14 +17,20 @@ struct DatabasePoolTests {
         try expectSetting("DATABASE_POOL_SIZE", text, gives: expected, defaultValue: AppConfiguration.defaultDatabasePoolSize) { $0.databasePoolSize }
     }
 
-    @Test("the start-up log says what the pool holds", arguments: TestStorage.all)
+    @Test("the start-up log says where the data is, without credentials, and what the pool holds", arguments: TestStorage.all)
     func loggedAtStartUp(storage: TestStorage) async throws {
         let (logger, log) = RecordingLogHandler.logger(level: .info)
         try await withTestServer(storage, logger: logger, configure: { $0.databasePoolSize = 5 }) { _, _ in
             let expected = storage == .sqlite
-                ? "database pool: SQLite: one connection (writes are serialised in the process)"
-                : "database pool: PostgreSQL: 6 connections (3 on each of 2 event loops)"
+                ? "database: SQLite in memory; pool: SQLite: one connection (writes are serialised in the process)"
+                : "pool: PostgreSQL: 6 connections (3 on each of 2 event loops)"
             #expect(log.all.contains { $0.contains(expected) }, "\(log.all)")
+            if storage == .postgres, let url = TestStorage.postgresURL, let user = URLComponents(string: url)?.user {
+                #expect(log.all.contains { $0.contains("database: PostgreSQL at ") })
+                #expect(!log.all.contains { $0.contains(url) || $0.contains("\(user)@") }, "no URL with credentials in the log")
+            }
+            #expect(log.all.contains { $0.contains("migrations applied") })
+            #expect(!log.all.contains { $0.contains("[Migrator]") || $0.lowercased().contains("prepare") }, "no line per migration step")
         }
     }
 

@@ -39,7 +39,7 @@ struct PeopleSearchIndexTests {
     func matchesReference() throws {
         let (people, attributes) = Self.directory(count: 3_000, seed: 7)
         let orders = Self.orders(people, attributes)
-        let snapshot = try #require(PeopleSearchSnapshot(generation: ResponseCache().generation, people: people, orders: orders))
+        let snapshot = try #require(PeopleSearchSnapshot(generation: 0, people: people, orders: orders))
         let keys = Dictionary(uniqueKeysWithValues: people.map { ($0.id, $0.searchKey) })
         for text in ["a", "ø", "€", "π", " ", "ab", "øπ", "e z", "abc", "zz", "a.@", "abcde", "q", "øøøø", "aaaaaaaaaaaaaaaaaaaaaaaaa"] {
             let matching = Set(people.filter { $0.searchKey.utf8.firstRange(of: text.utf8) != nil }.map(\.id))
@@ -66,7 +66,7 @@ struct PeopleSearchIndexTests {
     func refusesInconsistentReads() {
         let people = [(id: 1, searchKey: "ann"), (id: 2, searchKey: "bob"), (id: 5, searchKey: "cy")]
         let good: [PersonListRequest.SortKey: [Int]] = [.name: [1, 2, 5], .email: [5, 2, 1], .jobTitle: [2, 1, 5], .department: [1, 5, 2]]
-        let generation = ResponseCache().generation
+        let generation: UInt64 = 0
         #expect(PeopleSearchSnapshot(generation: generation, people: people, orders: good) != nil)
         var missing = good
         missing[.email] = [5, 2]
@@ -87,23 +87,23 @@ struct PeopleSearchIndexTests {
     func failuresLogOnce() async throws {
         let (logger, log) = RecordingLogHandler.logger(level: .debug)
         let database = try DatabaseService(storage: .sqliteInMemory, poolSize: 1, logger: logger)
-        let cache = ResponseCache()
-        let index = PeopleSearchIndex(database: database.database, cache: cache, logger: logger, work: database.backgroundWork)
+        let changes = ChangePipeline()
+        let index = PeopleSearchIndex(database: database.database, changes: changes, logger: logger, work: database.backgroundWork)
         func warnings() -> Int { log.all.filter { $0.hasPrefix("warning people search: could not read") }.count }
         for _ in 0..<3 { await index.refresh() }  // no tables yet
         #expect(warnings() == 1)
         #expect(log.all.filter { $0.hasPrefix("debug people search: could not read") }.count == 2)
         try await database.migrate(seeds: true)
-        cache.invalidate()
+        changes.receive(.people)
         await index.refresh()
         #expect(index.current() != nil)
         let sql = try #require(database.database as? any SQLDatabase)
         try await sql.raw("DROP TABLE people").run()
-        cache.invalidate()
+        changes.receive(.people)
         await index.refresh()
         #expect(warnings() == 2, "a new failure after a success is a warning again")
         await database.close()
-        cache.invalidate()
+        changes.receive(.people)
         await index.refresh()  // would crash the process if it queried a closed pool
         #expect(warnings() == 2 && index.current() == nil)
     }
@@ -111,7 +111,7 @@ struct PeopleSearchIndexTests {
     @Test("a read under way stops at its next chunk when the application begins to shut down, and keeps nothing")
     func readStopsOnShutdown() async throws {
         try await withTestServer { server, _ in
-            let index = PeopleSearchIndex(database: server.database.database, cache: server.cache, logger: Logger(label: "test"), chunkSize: 3)
+            let index = PeopleSearchIndex(database: server.database.database, changes: server.changes, logger: Logger(label: "test"), chunkSize: 3)
             await testGracefulShutdown { shutdown in
                 shutdown.triggerGracefulShutdown()
                 await index.refresh()
@@ -130,7 +130,7 @@ struct PeopleSearchIndexTests {
                 #expect(try await client.send(.post, "/people", json: body).status == .created)
             }
             // Read three rows at a time, so chunks end inside runs of equal departments and titles.
-            let chunked = PeopleSearchIndex(database: server.database.database, cache: server.cache, logger: Logger(label: "test"), chunkSize: 3)
+            let chunked = PeopleSearchIndex(database: server.database.database, changes: server.changes, logger: Logger(label: "test"), chunkSize: 3)
             let withIndex = FluentPersonRepository(database: server.database.database, searchIndex: chunked)
             let databaseOnly = FluentPersonRepository(database: server.database.database)
             await chunked.refresh()

@@ -144,7 +144,7 @@ struct PeopleTests {
             // Margit Olsen (1, the top) put under Pieter de Vries (22): 1 → 22 → 10 → 3 → 1.
             let sql = try #require(server.database.database as? any SQLDatabase)
             try await sql.raw("UPDATE people SET manager_id = 22 WHERE id = 1").run()
-            server.cache.invalidate()  // as the change feed would; SQLite has none
+            server.changes.receive(.people)  // as the change feed would; SQLite has none
             let roots = try await client.send(.get, "/org").objects()
             var seen: [Int] = []
             func walk(_ node: [String: Any]) {
@@ -441,5 +441,22 @@ struct PeopleTests {
         let second = try await makeServer(configuration)
         #expect(try await PersonModel.query(on: second.database.database).count() == 0)
         await second.database.close()
+    }
+}
+
+extension PeopleTests {
+    static let phones = ["", "  ", "\t", "+351 21 555 0100", " 12 ", "(030) 123-45 x12", "abc", "12a", "+", "١٢٣"]
+
+    @Test("the OpenAPI pattern of a person's phone admits exactly the phones the server accepts", arguments: phones)
+    func documentedPhoneSyntax(phone: String) async throws {
+        let document = try #require(try JSONSerialization.jsonObject(with: OpenAPIDocument.data()) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let properties = try #require((schemas["PersonPatch"] as? [String: Any])?["properties"] as? [String: Any])
+        let pattern = try NSRegularExpression(pattern: try #require((properties["phone"] as? [String: Any])?["pattern"] as? String))
+        let documented = pattern.firstMatch(in: phone, range: NSRange(phone.startIndex..., in: phone)) != nil
+        try await withTestServer { _, client in
+            let answer = try await client.send(.patch, "/people/3", json: #"{"phone":\#(Body.string(phone))}"#)
+            #expect((answer.status == .ok) == documented, "\(answer.status) for \"\(phone)\", documented \(documented ? "valid" : "invalid")")
+        }
     }
 }

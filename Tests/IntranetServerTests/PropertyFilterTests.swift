@@ -154,3 +154,31 @@ struct PropertyFilterTests {
         }
     }
 }
+
+extension PropertyFilterTests {
+    /// The OpenAPI document's pattern for the header, as a regular expression.
+    static func documentedPattern() throws -> NSRegularExpression {
+        let document = try #require(try JSONSerialization.jsonObject(with: OpenAPIDocument.data()) as? [String: Any])
+        let parameters = try #require((document["components"] as? [String: Any])?["parameters"] as? [String: Any])
+        let header = try #require(parameters["Spearal-PropertyFilter"] as? [String: Any])
+        let pattern = try #require((header["schema"] as? [String: Any])?["pattern"] as? String)
+        return try NSRegularExpression(pattern: pattern)
+    }
+
+    static let samples = [
+        "", " ", "\t", ",", " , ,", "intranet.Announcement#title,,body", " , \t,intranet.Person#\t name \t, ,", "intranet.Announcement#title", " intranet.Announcement#title , body ", "intranet.Announcement#title,intranet.Person#name",
+        "intranet.Person#manager,reports", "intranet.AnnouncementSummary#id",
+        "0", "title", "intranet.Announcement", "intranet.Announcement#", "intranet.Nope#title", "intranet.Announcement#nope",
+        "#title", ",intranet.Announcement#title,", "intranet.Announcement#title;x",
+    ]
+
+    @Test("the OpenAPI pattern of the header admits exactly the values the server accepts", arguments: samples)
+    func documentedSyntax(value: String) async throws {
+        let pattern = try Self.documentedPattern()
+        let documented = pattern.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)) != nil
+        try await withTestServer { _, client in
+            let answer = try await client.send(.get, "/people/3", headers: [Self.filter: value])
+            #expect((answer.status == .ok) == documented, "\(answer.status) for \"\(value)\", documented \(documented ? "valid" : "invalid")")
+        }
+    }
+}

@@ -10,10 +10,12 @@ import Testing
 /// parts) and the application (outbound answer parts).
 @Suite("The early-answer handler, part by part")
 struct PublicAnswerHandlerTests {
-    let cache = ResponseCache()
+    let changes = ChangePipeline()
+    let cache: ResponseCache
     let channel: EmbeddedChannel
 
     init() {
+        cache = ResponseCache(changes: changes)
         channel = EmbeddedChannel(handler: PublicAnswerHandler(cache: cache, logger: Logger(label: "test")))
     }
 
@@ -76,7 +78,7 @@ struct PublicAnswerHandlerTests {
     @Test("an answer read before another connection's write is not kept")
     func writeElsewhereDuringTheRead() throws {
         _ = try request(Self.get())
-        cache.invalidate()  // a write committed through another connection
+        changes.receive(.announcements)  // a write committed through another connection
         try answer(chunks: ["old"])
 
         #expect(try request(Self.get()).count == 2)

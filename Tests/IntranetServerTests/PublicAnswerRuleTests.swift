@@ -161,69 +161,81 @@ struct ResponseCacheTests {
         CachedResponse(body: ByteBuffer(repeating: 0, count: bytes), etag: "\"e\"", headers: [:])
     }
 
-    @Test("a cache fed by the change feed gives out nothing and asks for the revision unless trusted, and trust runs out by itself")
-    func trustGatesTheCache() async throws {
-        let trust = ChangeTrust.fed()
-        let cache = ResponseCache(trust: trust)
-        let (_, generation) = cache.publicAnswer(for: Self.key)
-        cache.storePublicAnswer(Self.answer(bytes: 10), for: Self.key, ifStillAt: generation)
-
-        #expect(cache.publicAnswer(for: Self.key).answer == nil)
-        #expect(cache.needsRevisionCheck)
-        trust.extend(until: .now() + .milliseconds(300))
-        #expect(cache.publicAnswer(for: Self.key).answer != nil)
-        #expect(!cache.needsRevisionCheck)
-        trust.extend(until: .now() + .milliseconds(1))  // never shortens
-        #expect(!cache.needsRevisionCheck)
-        try await Task.sleep(for: .milliseconds(400))
-        #expect(cache.publicAnswer(for: Self.key).answer == nil)
-        #expect(cache.needsRevisionCheck)
-        trust.extend(until: .now() + .seconds(60))
-        trust.revoke()
-        #expect(cache.needsRevisionCheck)
-        #expect(!ResponseCache().needsRevisionCheck)
+    /// A cache fed by its own pipeline.
+    static func cache(capacity: Int = 2_000, byteBudget: Int = 64 << 20, trust: ChangeTrust = .always()) -> (ResponseCache, ChangePipeline) {
+        let changes = ChangePipeline(trust: trust)
+        return (ResponseCache(capacity: capacity, byteBudget: byteBudget, changes: changes), changes)
     }
 
-    @Test("a public answer read before a write is not kept after it")
-    func staleAnswerRefused() {
-        let cache = ResponseCache()
-        let (_, before) = cache.publicAnswer(for: Self.key)
-        cache.invalidate()
-        cache.storePublicAnswer(Self.answer(bytes: 10), for: Self.key, ifStillAt: before)
+    @Test("a cache fed by the change feed gives out nothing unless trusted, and trust runs out by itself")
+    func trustGatesTheCache() async throws {
+        let trust = ChangeTrust.fed()
+        let (cache, _) = Self.cache(trust: trust)
+        let (_, generation) = cache.publicAnswer(for: Self.key)
+        cache.storePublicAnswer(Self.answer(bytes: 10), for: Self.key, dependsOn: .announcements, ifStillAt: generation)
 
         #expect(cache.publicAnswer(for: Self.key).answer == nil)
-        cache.storePublicAnswer(Self.answer(bytes: 10), for: Self.key, ifStillAt: cache.generation)
+        trust.extend(until: .now() + .milliseconds(300))
+        #expect(cache.publicAnswer(for: Self.key).answer != nil)
+        trust.extend(until: .now() + .milliseconds(1))  // never shortens
+        #expect(cache.publicAnswer(for: Self.key).answer != nil)
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(cache.publicAnswer(for: Self.key).answer == nil)
+        trust.extend(until: .now() + .seconds(60))
+        trust.revoke()
+        #expect(cache.publicAnswer(for: Self.key).answer == nil)
+    }
+
+    @Test("a public answer read before a write to its domain is not kept after it; a write to another domain does not stop it")
+    func staleAnswerRefused() {
+        let (cache, changes) = Self.cache()
+        let (_, before) = cache.publicAnswer(for: Self.key)
+        changes.receive(.announcements)
+        cache.storePublicAnswer(Self.answer(bytes: 10), for: Self.key, dependsOn: .announcements, ifStillAt: before)
+        #expect(cache.publicAnswer(for: Self.key).answer == nil)
+
+        let (_, again) = cache.publicAnswer(for: Self.key)
+        changes.receive([.people, .accounts])
+        cache.storePublicAnswer(Self.answer(bytes: 10), for: Self.key, dependsOn: .announcements, ifStillAt: again)
         #expect(cache.publicAnswer(for: Self.key).answer != nil)
         #expect(cache.publicAnswerHits == 1)
     }
 
-    @Test("a write drops public answers with the routes' entries")
-    func invalidateDropsBoth() {
-        let cache = ResponseCache()
-        cache.store(Self.entry(bytes: 5), for: "list", ifStillAt: cache.generation)
-        cache.storePublicAnswer(Self.answer(bytes: 5), for: Self.key, ifStillAt: cache.generation)
-        #expect(cache.count == 2)
+    @Test("a change drops the public answers and the routes' entries of its domains, and only those")
+    func changeDropsItsDomains() {
+        let (cache, changes) = Self.cache()
+        cache.store(Self.entry(bytes: 5), for: "announcements", dependsOn: .announcements, ifStillAt: cache.generation)
+        cache.store(Self.entry(bytes: 5), for: "people", dependsOn: .people, ifStillAt: cache.generation)
+        cache.store(Self.entry(bytes: 5), for: "signed-in people", dependsOn: [.people, .accounts], ifStillAt: cache.generation)
+        cache.storePublicAnswer(Self.answer(bytes: 5), for: Self.key, dependsOn: .announcements, ifStillAt: cache.generation)
+        #expect(cache.count == 4)
 
-        cache.invalidate()
-        #expect(cache.count == 0)
+        changes.receive(.accounts)
+        #expect(cache.lookup("signed-in people").entry == nil)
+        #expect(cache.count == 3)
+        changes.receive(.announcements)
         #expect(cache.publicAnswer(for: Self.key).answer == nil)
+        #expect(cache.lookup("announcements").entry == nil)
+        #expect(cache.lookup("people").entry != nil)
+        changes.receive(.people)
+        #expect(cache.count == 0)
     }
 
     @Test("the cache holds at most its capacity in entries and its budget in body bytes, and never an entry over the budget")
     func bounded() {
-        let cache = ResponseCache(capacity: 3, byteBudget: 100)
-        for index in 0..<3 { cache.store(Self.entry(bytes: 10), for: "k\(index)", ifStillAt: cache.generation) }
+        let (cache, _) = Self.cache(capacity: 3, byteBudget: 100)
+        for index in 0..<3 { cache.store(Self.entry(bytes: 10), for: "k\(index)", dependsOn: .announcements, ifStillAt: cache.generation) }
         #expect(cache.count == 3)
-        cache.storePublicAnswer(Self.answer(bytes: 10), for: Self.key, ifStillAt: cache.generation)
+        cache.storePublicAnswer(Self.answer(bytes: 10), for: Self.key, dependsOn: .announcements, ifStillAt: cache.generation)
         #expect(cache.count == 1)
 
-        cache.store(Self.entry(bytes: 60), for: "big", ifStillAt: cache.generation)
+        cache.store(Self.entry(bytes: 60), for: "big", dependsOn: .announcements, ifStillAt: cache.generation)
         #expect(cache.count == 2)
-        cache.store(Self.entry(bytes: 40), for: "bigger", ifStillAt: cache.generation)
+        cache.store(Self.entry(bytes: 40), for: "bigger", dependsOn: .announcements, ifStillAt: cache.generation)
         #expect(cache.count == 1)
 
-        cache.store(Self.entry(bytes: 101), for: "huge", ifStillAt: cache.generation)
-        cache.storePublicAnswer(Self.answer(bytes: 101), for: Self.key, ifStillAt: cache.generation)
+        cache.store(Self.entry(bytes: 101), for: "huge", dependsOn: .announcements, ifStillAt: cache.generation)
+        cache.storePublicAnswer(Self.answer(bytes: 101), for: Self.key, dependsOn: .announcements, ifStillAt: cache.generation)
         #expect(cache.lookup("huge").entry == nil)
         #expect(cache.publicAnswer(for: Self.key).answer == nil)
         #expect(cache.lookup("bigger").entry != nil)
@@ -233,19 +245,19 @@ struct ResponseCacheTests {
 extension ResponseCacheTests {
     @Test("storing an entry again replaces it without counting it twice or starting over")
     func replacing() {
-        let cache = ResponseCache(capacity: 2, byteBudget: 100)
-        cache.store(Self.entry(bytes: 40), for: "a", ifStillAt: cache.generation)
-        cache.storePublicAnswer(Self.answer(bytes: 40), for: Self.key, ifStillAt: cache.generation)
+        let (cache, _) = Self.cache(capacity: 2, byteBudget: 100)
+        cache.store(Self.entry(bytes: 40), for: "a", dependsOn: .announcements, ifStillAt: cache.generation)
+        cache.storePublicAnswer(Self.answer(bytes: 40), for: Self.key, dependsOn: .announcements, ifStillAt: cache.generation)
         for _ in 0..<10 {
-            cache.store(Self.entry(bytes: 40), for: "a", ifStillAt: cache.generation)
-            cache.storePublicAnswer(Self.answer(bytes: 40), for: Self.key, ifStillAt: cache.generation)
+            cache.store(Self.entry(bytes: 40), for: "a", dependsOn: .announcements, ifStillAt: cache.generation)
+            cache.storePublicAnswer(Self.answer(bytes: 40), for: Self.key, dependsOn: .announcements, ifStillAt: cache.generation)
         }
 
         #expect(cache.count == 2)
         #expect(cache.lookup("a").entry != nil)
-        cache.store(Self.entry(bytes: 60), for: "a", ifStillAt: cache.generation)
+        cache.store(Self.entry(bytes: 60), for: "a", dependsOn: .announcements, ifStillAt: cache.generation)
         #expect(cache.count == 2)
-        cache.store(Self.entry(bytes: 61), for: "a", ifStillAt: cache.generation)
+        cache.store(Self.entry(bytes: 61), for: "a", dependsOn: .announcements, ifStillAt: cache.generation)
         #expect(cache.count == 1)
     }
 }

@@ -294,7 +294,7 @@ struct ServerBinaryTests {
         #expect(postgres.status != 0 && postgres.output.contains("pg_dump --format=custom"), "\(postgres.output)")
         #expect(!postgres.output.contains("hunter2"))
 
-        // Restore as the README says: the old files aside, the copy in place, start.
+        // Restore as docs/operations.md (Backups) says: the old files aside, the copy in place, start.
         let aside = directory.appendingPathComponent("old")
         try FileManager.default.createDirectory(at: aside, withIntermediateDirectories: false)
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasPrefix("intranet.sqlite") {

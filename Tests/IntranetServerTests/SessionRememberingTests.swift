@@ -5,8 +5,10 @@ import NIOCore
 import Testing
 @testable import IntranetServer
 
-/// Accounts in memory, counting session lookups; a hook runs in the middle of a lookup.
+/// Accounts in memory, counting session lookups; a hook runs in the middle of a lookup. Its
+/// changes reach ``changes`` as the database's would.
 final class InMemoryAccounts: AccountRepository {
+    let changes = ChangePipeline()
     private let sessions = NIOLockedValueBox<[String: ActiveSession]>([:])
     private let lookupCount = NIOLockedValueBox(0)
     let duringLookup = NIOLockedValueBox<(@Sendable () async throws -> Void)?>(nil)
@@ -23,11 +25,13 @@ final class InMemoryAccounts: AccountRepository {
 
     func updateUser(id: Int, changes: UserChanges) async throws -> StoredUser {
         if changes.passwordHash != nil { sessions.withLockedValue { $0.removeAll() } }
+        self.changes.committed(Change(domains: .accounts, subjects: [.account(id: id, .changed)]))
         return Self.user
     }
 
     func deleteUser(id: Int) async throws {
         sessions.withLockedValue { $0.removeAll() }
+        changes.committed(Change(domains: .accounts, subjects: [.account(id: id, .deleted)]))
         throw APIError(status: .conflict, detail: "deleted, then failed")
     }
 
@@ -43,7 +47,8 @@ final class InMemoryAccounts: AccountRepository {
     }
 
     func deleteSession(tokenHash: String) async throws {
-        sessions.withLockedValue { $0[tokenHash] = nil }
+        let removed = sessions.withLockedValue { $0.removeValue(forKey: tokenHash) }
+        if let removed { changes.committed(Change(domains: .accounts, subjects: [.account(id: removed.user.id, .changed)])) }
     }
 
     func failures(usernameKey: String, since: Date) async throws -> [Date] { [] }
@@ -58,7 +63,9 @@ struct SessionRememberingTests {
 
     func remembering(for interval: Duration = .seconds(60), capacity: Int = 100) async throws -> SessionRememberingAccountRepository {
         try await base.createSession(userID: 7, tokenHash: "h1", expiresAt: now.addingTimeInterval(3600))
-        return SessionRememberingAccountRepository(base: base, recheckInterval: interval, capacity: capacity)
+        let accounts = SessionRememberingAccountRepository(base: base, recheckInterval: interval, capacity: capacity)
+        base.changes.add(accounts)
+        return accounts
     }
 
     @Test("fed by the change feed, sessions are remembered only while trusted, and a change announced by another instance forgets them")
@@ -75,8 +82,8 @@ struct SessionRememberingTests {
         _ = try await accounts.session(tokenHash: "h1", now: now)
         #expect(base.lookups == 3)
 
-        try await base.deleteSession(tokenHash: "h1")  // another instance's logout…
-        accounts.forgetAll()  // …announced by the feed
+        try await base.deleteSession(tokenHash: "h1")  // another instance's logout (this one does not listen to that base)…
+        accounts.apply(Change(domains: .accounts, origin: .remote))  // …announced by the feed, naming no account
         #expect(try await accounts.session(tokenHash: "h1", now: now) == nil)
 
         try await base.createSession(userID: 7, tokenHash: "h2", expiresAt: now.addingTimeInterval(3600))

@@ -226,6 +226,30 @@ struct SharedDatabaseTests {
         }
     }
 
+    @Test(
+        "a write through one drops, on two and within the bound, the cached answers of the domains it changed and no others",
+        arguments: [0, 5, 7, 8])
+    func otherInstanceDropsOnlyChangedDomains(write index: Int) async throws {
+        let write = ChangePipelineTests.writes[index]
+        try await withTwoInstances { one, two in
+            try await ChangePipelineTests.warm(two.client)
+            await two.server.peopleSearch.refresh()
+            let before = two.server.cache.entriesByDependency
+            #expect(two.server.peopleSearch.isReady)
+            let since = ContinuousClock.now
+            try await write.run(one.client)
+            while two.server.cache.entriesByDependency.keys.contains(where: { !$0.isDisjoint(with: write.changes) }) {
+                try #require(ContinuousClock.now - since <= two.bound, "\(write.testDescription): still cached on two after the bound")
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            let after = two.server.cache.entriesByDependency
+            for (domains, count) in before where domains.isDisjoint(with: write.changes) {
+                #expect(after[domains] == count, "\(write.testDescription): answers depending on \(domains) stay on two")
+            }
+            #expect(two.server.peopleSearch.isReady == !write.changes.contains(.people))
+        }
+    }
+
     /// Runs `body` with two live server instances sharing one fresh PostgreSQL schema, once
     /// both change feeds are live.
     private func withTwoInstances(_ body: @Sendable (Instance, Instance) async throws -> Void) async throws {

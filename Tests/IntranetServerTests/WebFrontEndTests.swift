@@ -358,6 +358,30 @@ struct WebFrontEndTests {
         }
     }
 
+    @Test("an address nothing serves is the 404 page for a browser and a problem body for API clients", arguments: ["/no-such-page", "/announcements/2/nothing", "/people/3/x/y", "/style.css/more"])
+    func unknownAddress(path: String) async throws {
+        try await withTestServer(mode: .live) { _, client in
+            let browser = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
+            for method in [HTTPRequest.Method.get, .head] {
+                let page = try await client.execute(uri: path, method: method, headers: [.accept: browser], body: nil)
+                #expect(page.status == .notFound)
+                #expect(page.headers[.contentType] == "text/html; charset=utf-8", "\(method) \(path)")
+                #expect(page.headers[.contentSecurityPolicy] != nil)
+                guard method == .get else { continue }
+                let html = page.text
+                #expect(html.contains("<html lang=\"en\">"))
+                #expect(html.components(separatedBy: "<h1").count == 2, "one h1")
+                #expect(html.contains("<h1>Not found</h1>") && html.contains("There is no page at this address."))
+                #expect(html.contains("<nav"), "the site's navigation")
+            }
+            for accept in ["application/json", "*/*", "application/problem+json"] {
+                let problem = try await client.execute(uri: path, method: .get, headers: [.accept: accept], body: nil)
+                #expect(problem.status == .notFound)
+                #expect(problem.headers[.contentType] == "application/problem+json", "Accept: \(accept)")
+            }
+        }
+    }
+
     @Test("an unexpected failure is a 500 page naming nothing internal; with the database down, a 503 page", arguments: [false, true])
     func failurePages(databaseDown: Bool) async throws {
         struct Leaky: Error, CustomStringConvertible { var description: String { "SELECT secret FROM passwords" } }
@@ -398,6 +422,5 @@ private struct UnreachableDatabase: AnnouncementRepository {
         throw ConnectionRefused()
     }
     func delete(id: Int, precondition: WritePrecondition) async throws { throw ConnectionRefused() }
-    func currentRevision() async throws -> Int64 { throw ConnectionRefused() }
     func ping() async throws { throw ConnectionRefused() }
 }

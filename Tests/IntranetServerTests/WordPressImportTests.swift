@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 import Testing
 @testable import IntranetServer
 
@@ -179,6 +180,47 @@ struct WordPressImportTests {
             #expect(report["created"] as? Int == 1)
             #expect(try await Self.announcements(client)["From 2011"]?["body"] as? String == "<p>Hello from the old site.</p>")
         }
+    }
+
+    /// Exports of the same site as WordPress and WordPress.com write them: `http` or `https`
+    /// namespace URIs, export versions 1.1 and 1.2 (1.0 has a fixture of its own).
+    static let namespaceVariants: [(file: String, version: String)] = [
+        ("harbour-2024-wordpress-com.xml", "1.2"), ("harbour-2024-wxr-1.1.xml", "1.1"),
+    ]
+
+    @Test("an https (WordPress.com) or WXR 1.1 export imports to the same announcements as the http 1.2 one", arguments: namespaceVariants)
+    func namespaceURIs(file: String, version: String) async throws {
+        let http = Mutex<[String: [String?]]>([:])
+        let unseeded: (inout AppConfiguration) -> Void = { $0.seedsDatabase = false }
+        try await withTestServer(configure: unseeded) { _, client in
+            _ = try await Self.post(try Self.fixture("harbour-2024.xml"), client: client)
+            let imported = try await Self.announcements(client).mapValues { [$0["body"] as? String, $0["createdAt"] as? String] }
+            http.withLock { $0 = imported }
+        }
+        let expected = http.withLock { $0 }
+        try await withTestServer(configure: unseeded) { _, client in
+            let answer = try await Self.post(try Self.fixture(file), client: client)
+            #expect(answer.status == .ok, "\(answer.text)")
+            let report = try answer.object()
+            #expect(report["wxrVersion"] as? String == version)
+            #expect(report["created"] as? Int == 9)
+            let imported = try await Self.announcements(client).mapValues { [$0["body"] as? String, $0["createdAt"] as? String] }
+            #expect(imported.count == 9)
+            #expect(imported == expected)
+        }
+    }
+
+    @Test("a namespace is WordPress's by the URIs WordPress and WordPress.com write, not by a look-alike")
+    func namespaceRecognition() {
+        for uri in ["http://wordpress.org/export/1.0/", "https://wordpress.org/export/1.1/", "https://wordpress.org/export/1.2/"] {
+            #expect(WXRReader.space(ofNamespace: uri) == .wordpress, "\(uri)")
+        }
+        for uri in ["https://wordpress.org/export/1.2/excerpt/", "https://wordpress.org/export/", "ftp://wordpress.org/export/1.2/",
+                    "https://wordpress.org.evil.example/export/1.2/", "https://example.com/wordpress.org/export/1.2/"] {
+            #expect(WXRReader.space(ofNamespace: uri) == .other, "\(uri)")
+        }
+        #expect(WXRReader.space(ofNamespace: "https://purl.org/rss/1.0/modules/content/") == .content)
+        #expect(WXRReader.space(ofNamespace: "http://purl.org/dc/elements/1.1/") == .dublinCore)
     }
 
     static let wxrHead = #"<?xml version="1.0"?><rss version="2.0" xmlns:wp="http://wordpress.org/export/1.2/" xmlns:content="http://purl.org/rss/1.0/modules/content/"><channel><wp:wxr_version>1.2</wp:wxr_version><wp:base_blog_url>https://x.example</wp:base_blog_url>"#

@@ -2,7 +2,7 @@ import Foundation
 import Spearal
 import Testing
 
-/// The README sample, verbatim inside a test so that it keeps compiling and telling the truth.
+/// The sample of docs/spearal.md, verbatim inside a test so that it keeps compiling and telling the truth.
 struct Announcement: Codable, Equatable, SpearalClassNamed {
     static let spearalClassName = "org.intranet.Announcement"
     var id: Int
@@ -10,11 +10,11 @@ struct Announcement: Codable, Equatable, SpearalClassNamed {
     var body: String?
 }
 
-@Suite("README sample")
+@Suite("docs/spearal.md sample")
 struct ReadmeSampleTests {
-    @Test("the README sample encodes, prints and decodes an announcement")
+    @Test("the docs/spearal.md sample encodes, prints and decodes an announcement")
     func readmeSampleRuns() throws {
-        // README sample begins
+        // docs/spearal.md sample begins
         let announcement = Announcement(id: 1, title: "Welcome", body: nil)
 
         let data = try SpearalEncoder().encode(announcement)
@@ -26,7 +26,7 @@ struct ReadmeSampleTests {
         // }
 
         let decoded = try SpearalDecoder().decode(Announcement.self, from: data)
-        // README sample ends
+        // docs/spearal.md sample ends
 
         #expect(dump == "#0 org.intranet.Announcement {\n\tbody: nil,\n\tid: 1,\n\ttitle: \"Welcome\"\n}")
         #expect(decoded == announcement)

@@ -60,7 +60,9 @@ def api(method, path, body=None, token=None):
             text = response.read()
             return response.status, json.loads(text) if text else None
     except urllib.error.HTTPError as error:
-        return error.code, None
+        text = error.read()
+        problem = error.headers.get("Content-Type", "") == "application/problem+json"
+        return error.code, json.loads(text) if text and problem else None
 
 
 def api_token(username):
@@ -200,6 +202,19 @@ class WebFrontEnd(unittest.TestCase):
         self.assertFalse(driver.find_elements(By.LINK_TEXT, "Edit"), "signed out: no edit controls")
         shoot(driver, "detail-desktop")
 
+    def test_mistyped_address_is_the_sites_404_page(self):
+        driver = self.driver
+        driver.get(BASE + "/no-such-page")
+        self.assertEqual(driver.find_element(By.TAG_NAME, "html").get_attribute("lang"), "en")
+        headings = driver.find_elements(By.TAG_NAME, "h1")
+        self.assertEqual([h.text for h in headings], ["Not found"], "one h1, the layout's 404")
+        self.assertIn("There is no page at this address.", driver.find_element(By.TAG_NAME, "main").text)
+        self.assertTrue(driver.find_elements(By.CSS_SELECTOR, "nav[aria-label=Site] a"), "the site's navigation")
+        shoot(driver, "unknown-address-desktop")
+        status, problem = api("GET", "/no-such-page")
+        self.assertEqual(status, 404)
+        self.assertEqual(problem and problem["status"], 404, "API clients keep the problem body")
+
     def test_editor_creates_edits_deletes(self):
         driver = self.driver
         sign_in(driver, EDITOR)
@@ -326,7 +341,7 @@ class WebFrontEnd(unittest.TestCase):
             phone.quit()
         driver = self.driver
         checked = {}
-        for path in ["/", "/announcements/2", "/login", "/?q=canteen", "/announcements/999999", "/people?q=head", "/people/3", "/org"]:
+        for path in ["/", "/announcements/2", "/login", "/?q=canteen", "/announcements/999999", "/no-such-page", "/people?q=head", "/people/3", "/org"]:
             driver.get(BASE + path)
             checked[path] = serious_violations(driver)
         sign_in(driver, ADMIN)

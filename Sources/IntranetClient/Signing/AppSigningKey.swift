@@ -1,7 +1,7 @@
 import Foundation
 
 /// The id and secret of an app registered on the server (`intranet-server apps create NAME`),
-/// for signed requests (API.md §3, "Signed requests").
+/// for signed requests (docs/api.md, "Signed requests").
 ///
 /// Set it as ``IntranetClientConfiguration/signingKey`` and every request is signed. Its
 /// description never shows the secret.

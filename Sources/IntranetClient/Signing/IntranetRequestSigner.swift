@@ -4,7 +4,7 @@ import HTTPTypes
 import IntranetAPI
 import RESTRepository
 
-/// Signs requests the way the intranet server checks them (API.md, "Signed requests"):
+/// Signs requests the way the intranet server checks them (docs/api.md, "Signed requests"):
 /// `X-App-Id`, `X-Timestamp` (Unix milliseconds) and `X-Signature`, the lowercase hex
 /// HMAC-SHA256 with the app's secret over
 /// `timestamp + "\n" + METHOD + "\n" + path-with-query + "\n" + hex(SHA-256(body))`.

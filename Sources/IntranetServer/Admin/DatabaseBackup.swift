@@ -40,7 +40,7 @@ public enum DatabaseBackup {
         case .postgres:
             throw BackupError(
                 "backup copies SQLite databases; for PostgreSQL use pg_dump, e.g. "
-                    + "pg_dump --format=custom --file=FILE '\(storage.redactedDescription)' (README, Backups)")
+                    + "pg_dump --format=custom --file=FILE '\(storage.redactedDescription)' (docs/operations.md, Backups)")
         }
         guard FileManager.default.fileExists(atPath: source) else {
             throw BackupError("there is no database at \(source)")

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import IntranetAPI
 
-/// Signs users in and out and tells who a bearer token belongs to (API.md §3).
+/// Signs users in and out and tells who a bearer token belongs to (docs/api.md, "Accounts and sessions").
 struct AuthService: Sendable {
     /// Failed logins allowed for one username within ``lockoutWindow``.
     static let maxFailures = 5

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// The request signature of API.md §3: lowercase hex HMAC-SHA256, keyed with the app's secret,
+/// The request signature of docs/api.md, "Signed requests": lowercase hex HMAC-SHA256, keyed with the app's secret,
 /// over `timestamp + "\n" + METHOD + "\n" + path-with-query + "\n" + hex(SHA-256(body))`.
 enum RequestSignature {
     /// How far a signature's timestamp may be from the server's clock, either way.

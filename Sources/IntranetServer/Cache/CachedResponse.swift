@@ -7,3 +7,14 @@ struct CachedResponse: Sendable {
     var etag: String
     var headers: HTTPFields
 }
+
+/// The part of a web page that depends only on what its reader may see: its title and its main
+/// content, already escaped; the layout around it (who is signed in, the CSRF token) is added
+/// per request.
+struct PageFragment: Sendable {
+    var title: String
+    var main: String
+
+    /// The bytes it holds, counted against the cache's budget.
+    var size: Int { title.utf8.count + main.utf8.count }
+}

@@ -1,34 +1,54 @@
 import NIOConcurrencyHelpers
 
 /// Encoded answers of the read routes, so a read costs a lookup instead of a query and an
-/// encoding (DESIGN.md, Speed).
+/// encoding.
 ///
 /// Two kinds of entries share one history: the routes' own entries, keyed by what the route
 /// decided (version, kind of caller, query), and whole public answers keyed by the request as it
 /// came off the socket (``PublicAnswerKey``), which ``PublicAnswerHandler`` serves without
-/// entering the application.
+/// entering the application. Each entry names the ``ChangeDomains`` it was read from.
 ///
 /// Correctness rules:
-/// - Every write drops every entry once it has committed (``invalidate()``), before the write's
+/// - The cache is a ``ChangeListener`` of the ``ChangePipeline``: every committed write drops
+///   the entries that depend on a domain it changed, and only those, before the write's
 ///   response is sent, so a client never reads its own write stale.
 /// - A read that began before a write cannot store what it read after the write dropped the
-///   cache: ``store(_:for:ifStillAt:)`` compares the generation the read started at.
-/// - When other server instances share the database, the cache is trusted only while ``trust``
-///   says so (``ChangeFeed`` keeps it trusted and drops entries as other instances' writes are
-///   announced). While it is not, public answers are not served and each route read first
-///   compares the database's revision counter (``synchronize(withDatabaseRevision:)``), so a
-///   write made elsewhere is seen at once.
+///   cache: ``store(_:for:dependsOn:ifStillAt:)`` compares the generations of the entry's
+///   domains with those the read started at.
+/// - When other server instances share the database, the cache is trusted only while the
+///   pipeline's ``ChangePipeline/trust`` says so (``ChangeFeed`` keeps it trusted and hands
+///   other instances' writes to the pipeline). While it is not, public answers are not served
+///   and each route read first has the pipeline compare the database's revisions
+///   (``ChangePipeline/catchUp()``), so a write made elsewhere is seen at once.
 final class ResponseCache: Sendable {
-    /// A point in the cache's history; entries read at an older generation are not stored.
+    /// A point in the cache's history; entries read at an older generation of a domain they
+    /// depend on are not stored.
     struct Generation: Equatable, Sendable {
-        fileprivate let value: UInt64
+        fileprivate let value: DomainGenerations
+    }
+
+    private struct Entry<Value: Sendable>: Sendable {
+        var value: Value
+        var domains: ChangeDomains
+    }
+
+    /// What a route keeps: a whole answer, or the main part of a web page.
+    private enum Kept: Sendable {
+        case response(CachedResponse)
+        case page(PageFragment)
+
+        var size: Int {
+            switch self {
+            case .response(let response): response.body.readableBytes
+            case .page(let fragment): fragment.size
+            }
+        }
     }
 
     private struct State {
-        var generation: UInt64 = 0
-        var databaseRevision: Int64?
-        var entries: [String: CachedResponse] = [:]
-        var publicAnswers: [PublicAnswerKey: PublicAnswer] = [:]
+        var generations = DomainGenerations()
+        var entries: [String: Entry<Kept>] = [:]
+        var publicAnswers: [PublicAnswerKey: Entry<PublicAnswer>] = [:]
         var bodyBytes = 0
         var publicAnswerHits = 0
 
@@ -36,6 +56,24 @@ final class ResponseCache: Sendable {
             entries.removeAll(keepingCapacity: true)
             publicAnswers.removeAll(keepingCapacity: true)
             bodyBytes = 0
+        }
+
+        /// Drops the entries that depend on any of `domains`.
+        mutating func remove(dependingOn domains: ChangeDomains) {
+            entries = entries.filter { _, entry in
+                guard entry.domains.isDisjoint(with: domains) else {
+                    bodyBytes -= entry.value.size
+                    return false
+                }
+                return true
+            }
+            publicAnswers = publicAnswers.filter { _, entry in
+                guard entry.domains.isDisjoint(with: domains) else {
+                    bodyBytes -= entry.value.body.readableBytes
+                    return false
+                }
+                return true
+            }
         }
 
         /// Makes room for an entry of `size` body bytes that replaces one of `replacedSize` bytes
@@ -55,43 +93,64 @@ final class ResponseCache: Sendable {
     /// Most body bytes kept over all entries; past this, the cache starts over. An entry larger
     /// than this is not kept at all.
     let byteBudget: Int
-    /// Whether entries may be used without asking the database first.
-    let trust: ChangeTrust
+    /// Where changes come from, and whether entries may be used without asking the database.
+    let changes: ChangePipeline
     private let state = NIOLockedValueBox(State())
 
     /// Counts hits and misses, when metrics are on.
     private let metrics: ServerMetrics?
 
-    init(capacity: Int = 2_000, byteBudget: Int = 64 << 20, trust: ChangeTrust = .always(), metrics: ServerMetrics? = nil) {
+    /// Makes a cache and adds it to `changes`' listeners.
+    init(capacity: Int = 2_000, byteBudget: Int = 64 << 20, changes: ChangePipeline, metrics: ServerMetrics? = nil) {
         self.capacity = capacity
         self.byteBudget = byteBudget
-        self.trust = trust
+        self.changes = changes
         self.metrics = metrics
+        changes.add(self)
     }
 
-    /// Whether a route must compare the database's revision (``synchronize(withDatabaseRevision:)``)
-    /// before using an entry: when other instances share the database and no live change feed
-    /// vouches for the entries.
-    var needsRevisionCheck: Bool { !trust.isTrusted }
+    /// Whether entries may be used without asking the database first.
+    var trust: ChangeTrust { changes.trust }
 
     /// The entry for `key` and the generation to store a fresh one under.
     func lookup(_ key: String) -> (entry: CachedResponse?, generation: Generation) {
-        let found = state.withLockedValue { state in
-            (state.entries[key], Generation(value: state.generation))
+        let found = state.withLockedValue { state -> (CachedResponse?, Generation) in
+            guard case .response(let response)? = state.entries[key]?.value else { return (nil, Generation(value: state.generations)) }
+            return (response, Generation(value: state.generations))
         }
         metrics?.routeCacheLookup(hit: found.0 != nil)
         return found
     }
 
-    /// Stores an entry built from data read at `generation`, unless a write came since.
-    func store(_ entry: CachedResponse, for key: String, ifStillAt generation: Generation) {
+    /// Stores an entry built from data of `domains` read at `generation`, unless a write to one
+    /// of them came since.
+    func store(_ entry: CachedResponse, for key: String, dependsOn domains: ChangeDomains, ifStillAt generation: Generation) {
+        keep(.response(entry), for: key, dependsOn: domains, ifStillAt: generation)
+    }
+
+    private func keep(_ value: Kept, for key: String, dependsOn domains: ChangeDomains, ifStillAt generation: Generation) {
         state.withLockedValue { state in
-            guard state.generation == generation.value, entry.body.readableBytes <= byteBudget else { return }
-            state.makeRoom(
-                forEntryOf: entry.body.readableBytes, replacing: state.entries[key]?.body.readableBytes,
-                capacity: capacity, byteBudget: byteBudget)
-            state.entries[key] = entry
+            guard state.generations.agrees(with: generation.value, on: domains), value.size <= byteBudget else { return }
+            state.makeRoom(forEntryOf: value.size, replacing: state.entries[key]?.value.size, capacity: capacity, byteBudget: byteBudget)
+            state.entries[key] = Entry(value: value, domains: domains)
         }
+    }
+
+    /// The page fragment kept for `key`, or a fresh one built and kept (the rules of
+    /// ``answer(for:dependsOn:build:)``).
+    func fragment(
+        for key: String, dependsOn domains: ChangeDomains, build: () async throws -> PageFragment
+    ) async throws -> PageFragment {
+        try await changes.catchUp()
+        let (found, generation) = state.withLockedValue { state -> (PageFragment?, Generation) in
+            guard case .page(let fragment)? = state.entries[key]?.value else { return (nil, Generation(value: state.generations)) }
+            return (fragment, Generation(value: state.generations))
+        }
+        metrics?.routeCacheLookup(hit: found != nil)
+        if let found { return found }
+        let fresh = try await build()
+        keep(.page(fresh), for: key, dependsOn: domains, ifStillAt: generation)
+        return fresh
     }
 
     /// The public answer for a request, and the generation to store a fresh one under; never an
@@ -99,10 +158,10 @@ final class ResponseCache: Sendable {
     func publicAnswer(for key: PublicAnswerKey) -> (answer: PublicAnswer?, generation: Generation) {
         let isTrusted = trust.isTrusted
         let found = state.withLockedValue { state in
-            guard isTrusted else { return (PublicAnswer?.none, Generation(value: state.generation)) }
-            let answer = state.publicAnswers[key]
+            guard isTrusted else { return (PublicAnswer?.none, Generation(value: state.generations)) }
+            let answer = state.publicAnswers[key]?.value
             if answer != nil { state.publicAnswerHits += 1 }
-            return (answer, Generation(value: state.generation))
+            return (answer, Generation(value: state.generations))
         }
         metrics?.earlyAnswerLookup(hit: found.0 != nil)
         return found
@@ -110,38 +169,28 @@ final class ResponseCache: Sendable {
 
     /// The current generation, for a request whose answer may be stored later.
     var generation: Generation {
-        state.withLockedValue { Generation(value: $0.generation) }
+        state.withLockedValue { Generation(value: $0.generations) }
     }
 
-    /// Stores a public answer built from data read at `generation`, unless a write came since.
-    func storePublicAnswer(_ answer: PublicAnswer, for key: PublicAnswerKey, ifStillAt generation: Generation) {
+    /// Stores a public answer built from data of `domains` read at `generation`, unless a write
+    /// to one of them came since.
+    func storePublicAnswer(_ answer: PublicAnswer, for key: PublicAnswerKey, dependsOn domains: ChangeDomains, ifStillAt generation: Generation) {
         state.withLockedValue { state in
-            guard state.generation == generation.value, answer.body.readableBytes <= byteBudget else { return }
+            guard state.generations.agrees(with: generation.value, on: domains), answer.body.readableBytes <= byteBudget else { return }
             state.makeRoom(
-                forEntryOf: answer.body.readableBytes, replacing: state.publicAnswers[key]?.body.readableBytes,
+                forEntryOf: answer.body.readableBytes, replacing: state.publicAnswers[key]?.value.body.readableBytes,
                 capacity: capacity, byteBudget: byteBudget)
-            state.publicAnswers[key] = answer
+            state.publicAnswers[key] = Entry(value: answer, domains: domains)
         }
     }
 
-    /// Drops every entry; called after each committed write.
-    func invalidate() {
+    /// How many entries depend on each set of domains (for tests and diagnostics).
+    var entriesByDependency: [ChangeDomains: Int] {
         state.withLockedValue { state in
-            state.generation &+= 1
-            state.removeAll()
-        }
-    }
-
-    /// Drops every entry when the database's revision moved past the newest one seen.
-    ///
-    /// A revision older than one already seen changes nothing: the caller's query runs after
-    /// that newer revision was committed, so it reads data at least that new anyway.
-    func synchronize(withDatabaseRevision revision: Int64) {
-        state.withLockedValue { state in
-            if let known = state.databaseRevision, revision <= known { return }
-            state.databaseRevision = revision
-            state.generation &+= 1
-            state.removeAll()
+            var counts: [ChangeDomains: Int] = [:]
+            for entry in state.entries.values { counts[entry.domains, default: 0] += 1 }
+            for entry in state.publicAnswers.values { counts[entry.domains, default: 0] += 1 }
+            return counts
         }
     }
 
@@ -156,27 +205,36 @@ final class ResponseCache: Sendable {
     }
 }
 
+extension ResponseCache: ChangeListener {
+    /// Drops the entries that depend on a domain the change changed.
+    func apply(_ change: Change) {
+        state.withLockedValue { state in
+            state.generations.advance(change.domains)
+            state.remove(dependingOn: change.domains)
+        }
+    }
+}
+
 extension ResponseCache {
     /// The cached answer for `key`, or a fresh one built and cached.
     ///
     /// Where this instance's memory is not trusted on its own (PostgreSQL without a live
-    /// change feed), the database's revision is read first and a newer one empties the cache.
-    /// An answer built while a write happened is not kept.
+    /// change feed), the pipeline compares the database's revisions first, and a domain that
+    /// moved drops its entries. An answer built while a write to one of `domains` happened is
+    /// not kept.
     ///
     /// - Parameters:
     ///   - key: what tells this answer from every other.
-    ///   - revision: reads the database's revision.
+    ///   - domains: the data the answer is read from.
     ///   - build: builds the answer.
     func answer(
-        for key: String, revision: () async throws -> Int64, build: () async throws -> CachedResponse
+        for key: String, dependsOn domains: ChangeDomains, build: () async throws -> CachedResponse
     ) async throws -> CachedResponse {
-        if needsRevisionCheck {
-            synchronize(withDatabaseRevision: try await revision())
-        }
+        try await changes.catchUp()
         let (entry, generation) = lookup(key)
         if let entry { return entry }
         let fresh = try await build()
-        store(fresh, for: key, ifStillAt: generation)
+        store(fresh, for: key, dependsOn: domains, ifStillAt: generation)
         return fresh
     }
 }

@@ -64,7 +64,7 @@ struct AnnouncementController: Sendable {
         for visibility: Visibility,
         build: () async throws -> CachedResponse
     ) async throws -> CachedResponse {
-        try await cache.answer(for: key, revision: { try await repository.currentRevision() }) {
+        try await cache.answer(for: key, dependsOn: .announcements) {
             var fresh = try await build()
             fresh.headers[.cacheControl] = visibility == .unrestricted ? "public, no-cache" : "private, no-cache"
             return fresh
@@ -79,7 +79,6 @@ struct AnnouncementController: Sendable {
         let json = try await RequestBody.value(of: request, limit: maxBodySize, allowsMergePatch: false)
         let content = try AnnouncementInput.draft(from: json, sanitizer: sanitizer)(nil)
         let created = try await repository.create(content)
-        cache.invalidate()
         var entry = try AnnouncementRepresentation.detail(created, as: representation, showsReaders: true)
         entry.headers[.location] = "\(Self.collectionPath)/\(created.id)"
         return entry.response(status: .created)
@@ -93,7 +92,6 @@ struct AnnouncementController: Sendable {
         let replacement = try AnnouncementInput.draft(from: json, sanitizer: sanitizer)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
         let updated = try await repository.update(id: id, precondition: precondition) { current in replacement(current) }
-        cache.invalidate()
         return try AnnouncementRepresentation.detail(updated, as: representation, showsReaders: true).response(status: .ok)
     }
 
@@ -106,7 +104,6 @@ struct AnnouncementController: Sendable {
         let merge = try AnnouncementInput.mergePatch(from: json, sanitizer: sanitizer)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
         let updated = try await repository.update(id: id, precondition: precondition, change: merge)
-        cache.invalidate()
         return try AnnouncementRepresentation.detail(updated, as: representation, showsReaders: true).response(status: .ok)
     }
 
@@ -115,7 +112,6 @@ struct AnnouncementController: Sendable {
         try await requireEditor(of: id, context: context)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
         try await repository.delete(id: id, precondition: precondition)
-        cache.invalidate()
         return Response(status: .noContent)
     }
 
@@ -131,17 +127,8 @@ struct AnnouncementController: Sendable {
         _ = try context.requireRole(.editor)
     }
 
-    /// The `{id}` of the path: a positive integer, optionally followed by `.json`.
-    ///
-    /// - Throws: ``APIError`` 404 for anything else (an id that is not an integer names nothing).
+    /// The `{id}` of the path (``PathID``), optionally followed by `.json`.
     static func announcementID(_ context: AppRequestContext) throws -> Int {
-        var text = Substring(context.parameters.get("id") ?? "")
-        if text.hasSuffix(".json") {
-            text = text.dropLast(5)
-        }
-        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              let id = Int(text), id > 0
-        else { throw APIError.notFound() }
-        return id
+        try PathID.parse(context, allowingSuffix: ".json", notFound: "No announcement has this id.")
     }
 }

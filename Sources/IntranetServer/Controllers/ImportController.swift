@@ -11,8 +11,6 @@ import IntranetAPI
 /// file is a 400 naming line and column with nothing imported.
 struct ImportController: Sendable {
     let importer: WordPressImporter
-    /// An import changes announcements, so cached answers must go.
-    let cache: ResponseCache
     let metrics: ServerMetrics?
     let limit: Int
     /// Imports in flight, named by their clients.
@@ -75,9 +73,6 @@ struct ImportController: Sendable {
             throw APIError.badRequest("The file is not a WordPress export this server can import: \(error).")
         }
         succeeded = true
-        if !options.dryRun && report.created + report.updated + report.withdrawn > 0 {
-            cache.invalidate()
-        }
         metrics?.importFinished(report)
         context.logger.info("WordPress import", metadata: [
             "site": "\(report.site)", "dryRun": "\(report.dryRun)", "created": "\(report.created)",

@@ -4,7 +4,7 @@ import Hummingbird
 import IntranetAPI
 import NIOCore
 
-/// The unversioned service routes: `/health` and `/openapi.json` (API.md §5), and `/metrics`
+/// The unversioned service routes: `/health` and `/openapi.json` (docs/api.md, "Service routes"), and `/metrics`
 /// (404 unless a metrics token is configured).
 struct ServiceController: Sendable {
     /// What `/metrics` needs: the token it asks for, the metrics, and how to count sessions.

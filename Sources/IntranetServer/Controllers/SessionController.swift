@@ -4,7 +4,7 @@ import Hummingbird
 import IntranetAPI
 import NIOCore
 
-/// `POST /login`, `POST /logout`, `GET /users/me` (API.md §3).
+/// `POST /login`, `POST /logout`, `GET /users/me` (docs/api.md, "Accounts and sessions").
 struct SessionController: Sendable {
     let auth: AuthService
     /// Where `GET /users/me` finds the signed-in user's person, to link to it.

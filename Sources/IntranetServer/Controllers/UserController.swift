@@ -7,8 +7,6 @@ import IntranetAPI
 struct UserController: Sendable {
     let accounts: any AccountRepository
     let hasher: PasswordHasher
-    /// Deleting a user changes reader lists, so cached announcement answers must go.
-    let cache: ResponseCache
     let maxBodySize: Int
 
     func addRoutes(to routes: inout RouteBook<AppRequestContext>) {
@@ -62,15 +60,11 @@ struct UserController: Sendable {
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireRole(.admin)
         try await accounts.deleteUser(id: try Self.userID(context))
-        cache.invalidate()
         return Response(status: .noContent)
     }
 
-    private static func userID(_ context: AppRequestContext) throws -> Int {
-        guard let text = context.parameters.get("id"), !text.isEmpty,
-              text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              let id = Int(text), id > 0
-        else { throw APIError.notFound("No user has this id.") }
-        return id
+    /// The `{id}` of the path (``PathID``).
+    static func userID(_ context: AppRequestContext) throws -> Int {
+        try PathID.parse(context, notFound: "No user has this id.")
     }
 }

@@ -10,10 +10,11 @@ import ServiceLifecycle
 /// see another instance's write within ``stalenessBound``.
 ///
 /// How it works:
-/// - Triggers on the announcement, reader, user and session tables (``AddChangeNotifications``)
-///   send `<schema>:content` or `<schema>:accounts` on the channel ``channel`` when their
-///   transaction commits. The feed holds one connection of its own listening there, and hands
-///   each change to ``onChange`` (drop cached answers; forget remembered sessions).
+/// - Triggers on the announcement, reader, people, user and session tables
+///   (``SplitChangeDomains``) send `<schema>:<domain>` (`announcements`, `people` or
+///   `accounts`) on the channel ``channel`` when their transaction commits. The feed holds one
+///   connection of its own listening there, and hands the domains of each change to
+///   ``onChange`` (the ``ChangePipeline``, which lets go of what they made stale).
 /// - Every ``pingInterval`` the feed sends a ping of its own on the same channel. PostgreSQL
 ///   delivers notifications in commit order, so when a ping comes back, every change committed
 ///   before it was sent has been handled: the feed then trusts memory (``ChangeTrust``) until
@@ -22,22 +23,14 @@ import ServiceLifecycle
 /// - On each (re)connection, the first ping that comes back first drops everything remembered:
 ///   changes made while the feed was away were never announced.
 final class ChangeFeed: Service, Sendable {
-    /// What a notification says changed.
-    enum Change: Sendable, Equatable {
-        /// Announcements or their readers: cached answers are stale.
-        case content
-        /// Users or sessions: remembered sessions (and the answers made for them) are stale.
-        case accounts
-    }
-
     /// The PostgreSQL notification channel every instance listens on.
     static let channel = "intranet_changes"
     /// The `application_name` of the feed's connection, as `pg_stat_activity` shows it
     /// (followed by ``instance``).
     static let applicationName = "intranet-server change feed"
     /// The default for ``stalenessBound``: 2 s. On a 2-core machine whose cores a load fills,
-    /// PostgreSQL itself answers a trivial query up to about 1.5 s late at times (README,
-    /// PostgreSQL); a shorter bound then lapses under load and every read waits for the database.
+    /// PostgreSQL itself answers a trivial query up to about 1.5 s late at times
+    /// (docs/postgresql.md, "Why the bound is 2 s"); a shorter bound then lapses under load and every read waits for the database.
     static let defaultStalenessBound = TimeAmount.seconds(2)
 
     /// Longest time a write made through another instance may go unseen here.
@@ -51,7 +44,7 @@ final class ChangeFeed: Service, Sendable {
     private let eventLoop: any EventLoop
     private let schema: String?
     private let trust: ChangeTrust
-    private let onChange: @Sendable (Change) -> Void
+    private let onChange: @Sendable (ChangeDomains) -> Void
     private let logger: Logger
     /// Tells this instance's pings and connection apart from other instances'.
     let instance = String(UUID().uuidString.prefix(8)).lowercased()
@@ -65,11 +58,11 @@ final class ChangeFeed: Service, Sendable {
     ///   - trust: extended while the feed is live, revoked when it is lost.
     ///   - stalenessBound: see ``stalenessBound``.
     ///   - logger: the server's logger.
-    ///   - onChange: called, in commit order, for each change and twice (both kinds) whenever
-    ///     the feed (re)connects.
+    ///   - onChange: called, in commit order, with the domains of each change, and with every
+    ///     domain whenever the feed (re)connects.
     init(
         configuration: PostgresConnection.Configuration, eventLoop: any EventLoop, schema: String?, trust: ChangeTrust,
-        stalenessBound: TimeAmount = defaultStalenessBound, logger: Logger, onChange: @escaping @Sendable (Change) -> Void
+        stalenessBound: TimeAmount = defaultStalenessBound, logger: Logger, onChange: @escaping @Sendable (ChangeDomains) -> Void
     ) {
         var configuration = configuration
         configuration.options.additionalStartupParameters = [("application_name", "\(Self.applicationName) \(instance)")]
@@ -155,18 +148,20 @@ final class ChangeFeed: Service, Sendable {
                     for try await notification in notifications {
                         let payload = notification.payload
                         guard payload.hasPrefix(prefix) else { continue }
-                        switch payload.dropFirst(prefix.count) {
-                        case "content": self.onChange(.content)
-                        case "accounts": self.onChange(.accounts)
-                        default:
+                        let name = payload.dropFirst(prefix.count)
+                        if let domain = ChangeDomain(name: name) {
+                            self.onChange(ChangeDomains(domain))
+                        } else if name == "content" {
+                            // A trigger made before the domains were split (SplitChangeDomains).
+                            self.onChange([.announcements, .people])
+                        } else {
                             guard payload.hasPrefix(pingPrefix),
                                 let number = UInt64(payload.dropFirst(pingPrefix.count)),
                                 let sentAt = pings.answered(number)
                             else { continue }
                             if !liveness.withLockedValue({ $0 }) {
                                 // Changes made while no feed listened were never announced.
-                                self.onChange(.content)
-                                self.onChange(.accounts)
+                                self.onChange(.all)
                                 liveness.withLockedValue { $0 = true }
                                 self.logger.info(
                                     "change feed live: writes through other instances are seen here within \(self.stalenessBound.nanoseconds / 1_000_000) ms")

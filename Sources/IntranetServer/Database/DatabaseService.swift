@@ -154,12 +154,21 @@ final class DatabaseService: Service, Sendable {
         migrations.add(AddImportSources())
         migrations.add(CreatePeople())
         migrations.add(AddPeopleSearchIndex())
+        migrations.add(SplitChangeDomains())
         if seeds {
             migrations.add(SeedSamplePeople())
         }
-        let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: eventLoopGroup.any())
+        // Each migration step is an info line of Fluent's: a start shows them with
+        // `--log-level debug` only, and says in one line what it did.
+        var migrationLogger = logger
+        if logger.logLevel > .debug { migrationLogger.logLevel = max(logger.logLevel, .notice) }
+        let migrator = Migrator(databases: databases, migrations: migrations, logger: migrationLogger, on: eventLoopGroup.any())
         try await migrator.setupIfNeeded().get()
+        let pending = try await migrator.previewPrepareBatch().get().count
         try await migrator.prepareBatch().get()
+        if pending > 0 {
+            logger.info("database: \(pending) migration\(pending == 1 ? "" : "s") applied")
+        }
         try await AddPeopleSearchIndex.ensurePostgresIndex(on: database)
     }
 

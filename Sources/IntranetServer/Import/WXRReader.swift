@@ -217,17 +217,36 @@ final class WXRReader {
 
     // MARK: The reader
 
-    private enum Space {
+    enum Space {
         case none, wordpress, content, dublinCore, other
     }
 
     private func currentName() -> (Space, String) {
         let name = xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
         guard let uri = xmlTextReaderConstNamespaceUri(reader).map({ String(cString: $0) }) else { return (.none, name) }
-        if uri.hasPrefix("http://wordpress.org/export/") { return (.wordpress, name) }
-        if uri == "http://purl.org/rss/1.0/modules/content/" { return (.content, name) }
-        if uri == "http://purl.org/dc/elements/1.1/" { return (.dublinCore, name) }
-        return (.other, name)
+        return (Self.space(ofNamespace: uri), name)
+    }
+
+    /// The vocabulary a namespace URI names.
+    ///
+    /// WordPress has written its own as `http://wordpress.org/export/1.0/` to `…/1.2/`, and
+    /// WordPress.com writes the same with `https`; WordPress's own importer goes by the `wp`
+    /// prefix whatever URI it is bound to, so every export version and both schemes are the
+    /// WordPress vocabulary here (a version this reader does not know is refused by
+    /// `wxr_version`, with a message that says so). The excerpt namespace (`…/1.2/excerpt/`)
+    /// is not: nothing is read from it. Content and Dublin Core are accepted with either scheme.
+    static func space(ofNamespace uri: String) -> Space {
+        let scheme = uri.hasPrefix("https://") ? "https://" : "http://"
+        guard uri.hasPrefix(scheme) else { return .other }
+        let rest = uri.dropFirst(scheme.count)
+        if rest.hasPrefix("wordpress.org/export/") {
+            let version = rest.dropFirst("wordpress.org/export/".count)
+            guard version.hasSuffix("/"), !version.dropLast().contains("/") else { return .other }
+            return .wordpress
+        }
+        if rest == "purl.org/rss/1.0/modules/content/" { return .content }
+        if rest == "purl.org/dc/elements/1.1/" { return .dublinCore }
+        return .other
     }
 
     private var depth: Int32 { xmlTextReaderDepth(reader) }

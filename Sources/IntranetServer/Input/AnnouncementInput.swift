@@ -2,7 +2,7 @@ import IntranetAPI
 import IntranetHTML
 
 /// Turns a parsed request body into announcement content, or a 422 naming every bad field
-/// (API.md §2, Validation). Keys other than `title`, `body` and `readers` are ignored.
+/// (docs/api.md, "Validation"). Keys other than `title`, `body` and `readers` are ignored.
 enum AnnouncementInput {
     /// The name used in field errors for the body as a whole.
     static let wholeBody = "$"

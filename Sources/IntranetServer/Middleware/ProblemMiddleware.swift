@@ -10,17 +10,16 @@ import Logging
 /// the error itself goes to the log. Every answer carries the request's id, which is also on
 /// each of the request's log lines (`hb.request.id`), so a user who quotes it leads straight to
 /// the server's record. An id sent by a proxy in `X-Request-Id` is used when it is short and
-/// plain. Each request is logged at debug level, and written to the access log.
+/// plain. Each request is recorded (metrics, access log, debug log) by the ``ExchangeRecorder``
+/// the early answers share.
 ///
 /// One middleware rather than two keeps the hot read path one async frame shorter.
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     /// The request body limit, named in the 413 answer.
     let maxBodySize: Int
-    /// Where each request's line goes, if anywhere.
-    var accessLog: AccessLog? = nil
-    /// Counts each request, when metrics are on.
-    var metrics: ServerMetrics? = nil
+    /// Records each answered request.
+    var recorder = ExchangeRecorder()
 
     func handle(
         _ request: Request,
@@ -35,8 +34,8 @@ struct ProblemMiddleware: RouterMiddleware {
         } else {
             id = context.id
         }
-        let start = accessLog != nil || metrics != nil || context.logger.logLevel <= .debug ? ContinuousClock.now : nil
-        let arrived = accessLog != nil ? Date() : nil
+        let start = recorder.isRecording || context.logger.logLevel <= .debug ? ContinuousClock.now : nil
+        let arrived = recorder.accessLog != nil ? Date() : nil
         var response: Response
         do {
             response = try await next(request, context)
@@ -51,23 +50,13 @@ struct ProblemMiddleware: RouterMiddleware {
             response = try apiError.response(from: request, context: context)
         }
         response.headers[.requestID] = id
-        if let metrics, let start {
-            let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
-            metrics.request(
-                route: route, method: request.method.rawValue, status: Int(response.status.code), duration: ContinuousClock.now - start,
-                early: false)
-        }
-        if let accessLog, let start, let arrived {
-            accessLog.record(AccessLog.Entry(
-                time: arrived, requestID: id, method: request.method.rawValue, target: request.uri.description,
-                status: Int(response.status.code), bytes: response.body.contentLength, duration: ContinuousClock.now - start,
-                userID: context.accessNote.userID, early: false))
-        }
-        if let start, context.logger.logLevel <= .debug {
-            context.logger.debug(
-                "\(request.method.rawValue) \(request.uri.path) \(response.status.code)",
-                metadata: ["duration": "\(ContinuousClock.now - start)"]
-            )
+        if let start {
+            recorder.record(
+                AccessLog.Entry(
+                    time: arrived ?? Date(), requestID: id, method: request.method.rawValue, target: request.uri.description,
+                    status: Int(response.status.code), bytes: response.body.contentLength, duration: ContinuousClock.now - start,
+                    userID: context.accessNote.userID, early: false),
+                logger: context.logger)
         }
         return response
     }

@@ -4,7 +4,7 @@ import Hummingbird
 import IntranetAPI
 
 /// Refuses requests that are not signed by a registered app, when the server requires it
-/// (API.md §3): a missing, wrong, more than 5 minutes old, or replayed signature is a 401.
+/// (docs/api.md, "Signed requests"): a missing, wrong, more than 5 minutes old, or replayed signature is a 401.
 ///
 /// `/health` is exempt: load balancers probe it and cannot sign.
 struct SignatureMiddleware: RouterMiddleware {

@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import IntranetAPI
 
-/// Chooses the API version (API.md §1) and the format (§4) of a request, and stamps the version
+/// Chooses the API version (docs/api.md, "Versions") and the format ("Formats: JSON and Spearal") of a request, and stamps the version
 /// on the response.
 ///
 /// `Accept-Version` wins over a `v` parameter in `Accept`; with neither, the latest version is

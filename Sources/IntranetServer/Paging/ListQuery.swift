@@ -1,6 +1,6 @@
 import Foundation
 
-/// The query string of `GET /announcements`, validated (API.md §2, "Paging and order").
+/// The query string of `GET /announcements`, validated (docs/api.md, "Paging and order").
 ///
 /// Parsing never falls back silently: a value that is not a whole number, out of range, given
 /// twice, or a mix of the `max`/`offset` and `page`/`per_page` styles is a 400 naming the

@@ -5,15 +5,16 @@ import ServiceLifecycle
 import Synchronization
 
 /// The directory's search in memory: a ``PeopleSearchSnapshot`` of everyone's search text and
-/// sort orders, kept as long as the response cache's entries would be, so `GET /people?q=`
+/// sort orders, kept as long as cached people answers would be, so `GET /people?q=`
 /// finds a page and its exact count without asking the database to count thousands of rows —
 /// for texts of every length, one and two letters included, which no trigram index can help.
 ///
-/// Freshness is the response cache's: a snapshot is used only at the cache generation it was
-/// read at, and every committed write, every change the change feed announces and every newer
-/// database revision a read finds moves the generation on (see ``ResponseCache``). Callers ask
-/// for ``current()`` where they would use a cached answer, after the cache synchronised with
-/// the database when its memory is not trusted on its own. A stale snapshot is never searched:
+/// Freshness is the directory's generation in the ``ChangePipeline``: a snapshot is used only at
+/// the generation of ``ChangeDomain/people`` it was read at, and every committed write to
+/// people, every such change the change feed announces and every newer people revision a read
+/// finds moves it on — and nothing else does (an announcement's write leaves it in place).
+/// Callers ask for ``current()`` where they would use a cached answer, after the pipeline
+/// caught up with the database when its memory is not trusted on its own. A stale snapshot is never searched:
 /// the caller then searches the database (its indexes remain) while this service reads a new
 /// snapshot in the background, one at a time. Directories above ``maxPeople`` people or
 /// ``maxBytes`` of search text are always searched in the database.
@@ -30,7 +31,7 @@ final class PeopleSearchIndex: Service, Sendable {
     private struct State {
         var snapshot: PeopleSearchSnapshot?
         /// The generation at which the directory was found too large to hold.
-        var declined: ResponseCache.Generation?
+        var declined: UInt64?
         var answers = 0
         /// Whether the last read failed: while the database stays away, only the first failure
         /// is a warning.
@@ -38,7 +39,7 @@ final class PeopleSearchIndex: Service, Sendable {
     }
 
     private let database: any Database
-    private let cache: ResponseCache
+    private let changes: ChangePipeline
     private let logger: Logger
     private let state = Mutex(State())
     private let requests: AsyncStream<Void>
@@ -50,23 +51,23 @@ final class PeopleSearchIndex: Service, Sendable {
     /// Where the reads run, so that closing the database waits for one under way.
     private let work: BackgroundWork
 
-    init(database: any Database, cache: ResponseCache, logger: Logger, work: BackgroundWork = BackgroundWork(), chunkSize: Int = 5_000) {
+    init(database: any Database, changes: ChangePipeline, logger: Logger, work: BackgroundWork = BackgroundWork(), chunkSize: Int = 5_000) {
         self.database = database
         self.work = work
-        self.cache = cache
+        self.changes = changes
         self.logger = logger
         self.chunkSize = chunkSize
         (requests, requestContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// The snapshot to search, when it was read at the cache's current generation; otherwise
+    /// The snapshot to search, when it was read at the directory's current generation; otherwise
     /// `nil`, and a new one is asked for.
     func current() -> PeopleSearchSnapshot? {
         current(asking: true)
     }
 
     private func current(asking: Bool) -> PeopleSearchSnapshot? {
-        let generation = cache.generation
+        let generation = currentGeneration
         let (snapshot, declined) = state.withLock { ($0.snapshot, $0.declined) }
         if let snapshot, snapshot.generation == generation { return snapshot }
         if asking, declined != generation { requestContinuation.yield() }
@@ -74,12 +75,15 @@ final class PeopleSearchIndex: Service, Sendable {
     }
 
     /// Whether an answer found in `snapshot` may be given: whether the snapshot is still what
-    /// the cache's current generation would read. Counts the answers given.
+    /// the directory's current generation would read. Counts the answers given.
     func confirm(_ snapshot: PeopleSearchSnapshot) -> Bool {
-        guard snapshot.generation == cache.generation else { return false }
+        guard snapshot.generation == currentGeneration else { return false }
         state.withLock { $0.answers += 1 }
         return true
     }
+
+    /// The directory's generation now.
+    private var currentGeneration: UInt64 { changes.generations[.people] }
 
     /// How many searches were answered from memory (for tests and diagnostics).
     var answers: Int { state.withLock { $0.answers } }
@@ -93,7 +97,7 @@ final class PeopleSearchIndex: Service, Sendable {
         // On PostgreSQL the change feed sets everything remembered aside as it goes live: read
         // after that (waiting at most five seconds for it).
         try? await cancelWhenGracefulShutdown {
-            for _ in 0..<50 where !self.cache.trust.isTrusted {
+            for _ in 0..<50 where !self.changes.trust.isTrusted {
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
@@ -107,20 +111,20 @@ final class PeopleSearchIndex: Service, Sendable {
         }
     }
 
-    /// Reads a snapshot at the cache's current generation, unless one is held already. Gives up
+    /// Reads a snapshot at the directory's current generation, unless one is held already. Gives up
     /// as soon as the generation moves on (a write came: what is being read is stale already),
     /// and when the directory is larger than ``maxPeople`` or its texts than ``maxBytes``.
     ///
     /// - Returns: whether a write overtook the read, so that no snapshot is current.
     @discardableResult
     func refresh() async -> Bool {
-        let generation = cache.generation
+        let generation = currentGeneration
         _ = await work.run { await read() }
-        return cache.generation != generation && !isReady
+        return currentGeneration != generation && !isReady
     }
 
     private func read() async {
-        let generation = cache.generation
+        let generation = currentGeneration
         let isNeeded = state.withLock { state in
             guard state.snapshot?.generation != generation else { return false }
             state.snapshot = nil  // stale: no use keeping its memory while the next is read
@@ -162,7 +166,7 @@ final class PeopleSearchIndex: Service, Sendable {
             people = []
             // Kept only while current: a read begun earlier and ended later must not replace a newer one.
             let isKept = state.withLock { state in
-                guard cache.generation == generation else { return false }
+                guard currentGeneration == generation else { return false }
                 state.snapshot = snapshot
                 return true
             }
@@ -181,7 +185,7 @@ final class PeopleSearchIndex: Service, Sendable {
         }
     }
 
-    private func decline(at generation: ResponseCache.Generation, _ reason: String) {
+    private func decline(at generation: UInt64, _ reason: String) {
         state.withLock { $0.declined = generation }
         logger.notice("people search: \(reason): searched in the database only")
     }
@@ -191,14 +195,14 @@ final class PeopleSearchIndex: Service, Sendable {
     /// `each` until it returns `false`.
     ///
     /// - Returns: whether everyone was read: `false` when `each` stopped it, or between two
-    ///   chunks the cache's generation moved past `generation`, the application began to shut
+    ///   chunks the directory's generation moved past `generation`, the application began to shut
     ///   down or the database to close.
     private func read(
-        column: String, orderedBy sortColumn: String?, at generation: ResponseCache.Generation, on sql: any SQLDatabase,
+        column: String, orderedBy sortColumn: String?, at generation: UInt64, on sql: any SQLDatabase,
         _ each: (Int, String) -> Bool
     ) async throws -> Bool {
         var last: (id: Int, value: String)?
-        while cache.generation == generation, !work.isClosed, !Task.isShuttingDownGracefully {
+        while currentGeneration == generation, !work.isClosed, !Task.isShuttingDownGracefully {
             let after: SQLQueryString = switch (last, sortColumn) {
             case (nil, _): ""
             case (let last?, nil): "WHERE id > \(bind: last.id)"

@@ -14,8 +14,8 @@ import Darwin
 /// The orders come from the database's own `ORDER BY`, so a page found here is the page the
 /// database would give, in the database's collation.
 final class PeopleSearchSnapshot: Sendable {
-    /// The cache generation the rows were read at.
-    let generation: ResponseCache.Generation
+    /// The generation of ``ChangeDomain/people`` the rows were read at.
+    let generation: UInt64
     /// Person ids, ascending: entry `i` is the person `ids[i]`.
     private let ids: [Int]
     /// The folded keys, end to end, each ended by a zero byte.
@@ -34,7 +34,7 @@ final class PeopleSearchSnapshot: Sendable {
     ///
     /// - Returns: `nil` unless the ids ascend strictly and every sort but `id` has an order
     ///   holding each of them exactly once (the table changed between the reads that made them).
-    init?(generation: ResponseCache.Generation, people: [(id: Int, searchKey: String)], orders sorted: [PersonListRequest.SortKey: [Int]]) {
+    init?(generation: UInt64, people: [(id: Int, searchKey: String)], orders sorted: [PersonListRequest.SortKey: [Int]]) {
         guard zip(people, people.dropFirst()).allSatisfy({ $0.id < $1.id }),
             sorted.count == PersonListRequest.SortKey.allCases.count - 1, sorted[.id] == nil
         else { return nil }

@@ -8,8 +8,6 @@ import IntranetAPI
 struct PersonController: Sendable {
     let repository: any PersonRepository
     let cache: ResponseCache
-    /// The database's change revision, which every write bumps (see ``ResponseCache``).
-    let revision: @Sendable () async throws -> Int64
     /// The largest request body accepted, in bytes.
     let maxBodySize: Int
 
@@ -111,7 +109,7 @@ struct PersonController: Sendable {
     /// The cached answer for `key`, or a fresh one built and cached: the directory is the same
     /// for everyone who may read it, but a signed-in caller's answer is kept `private`.
     private func cached(_ key: String, context: AppRequestContext, build: () async throws -> CachedResponse) async throws -> CachedResponse {
-        try await cache.answer(for: key, revision: revision) {
+        try await cache.answer(for: key, dependsOn: .people) {
             var fresh = try await build()
             fresh.headers[.cacheControl] = context.user == nil ? "public, no-cache" : "private, no-cache"
             return fresh
@@ -130,7 +128,6 @@ struct PersonController: Sendable {
         let json = try await RequestBody.value(of: request, limit: maxBodySize, allowsMergePatch: false)
         let content = try PersonInput.draft(from: json)
         let created = try await repository.create(content)
-        cache.invalidate()
         var entry = try PersonRepresentation.detail(try await neighbourhoods(of: [created])[0], as: representation, expansion: PersonExpansion())
         entry.headers[.location] = "\(Self.collectionPath)/\(created.id)"
         return entry.response(status: .created)
@@ -144,7 +141,6 @@ struct PersonController: Sendable {
         let content = try PersonInput.draft(from: json)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id, kind: PersonRepresentation.tagKind)
         let updated = try await repository.update(id: id, precondition: precondition) { _ in content }
-        cache.invalidate()
         return try PersonRepresentation.detail(try await neighbourhoods(of: [updated])[0], as: representation, expansion: PersonExpansion())
             .response(status: .ok)
     }
@@ -157,7 +153,6 @@ struct PersonController: Sendable {
         let merge = try PersonInput.mergePatch(from: json)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id, kind: PersonRepresentation.tagKind)
         let updated = try await repository.update(id: id, precondition: precondition, change: merge)
-        cache.invalidate()
         return try PersonRepresentation.detail(try await neighbourhoods(of: [updated])[0], as: representation, expansion: PersonExpansion())
             .response(status: .ok)
     }
@@ -168,21 +163,14 @@ struct PersonController: Sendable {
         let reassignment = try Self.reassignment(Self.parameter("reassignTo", in: request))
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id, kind: PersonRepresentation.tagKind)
         try await repository.delete(id: id, precondition: precondition, reassignment: reassignment)
-        cache.invalidate()
         return Response(status: .noContent)
     }
 
     // MARK: Parameters
 
-    /// The `{id}` of the path: a positive integer.
-    ///
-    /// - Throws: ``APIError`` 404 for anything else.
+    /// The `{id}` of the path (``PathID``).
     static func personID(_ context: AppRequestContext) throws -> Int {
-        let text = context.parameters.get("id") ?? ""
-        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let id = Int(text), id > 0 else {
-            throw APIError.notFound(notFound)
-        }
-        return id
+        try PathID.parse(context, notFound: notFound)
     }
 
     /// `?reassignTo=`: a person's id or `none`; absent is `nil`.

@@ -34,9 +34,6 @@ protocol AnnouncementRepository: Sendable {
     /// - Throws: ``APIError`` 404 when absent, 412 when the precondition fails.
     func delete(id: Int, precondition: WritePrecondition) async throws
 
-    /// A number that grows with every committed write, by any server instance.
-    func currentRevision() async throws -> Int64
-
     /// Checks the database answers (for `/health`).
     func ping() async throws
 }

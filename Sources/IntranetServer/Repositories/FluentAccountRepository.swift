@@ -3,9 +3,21 @@ import Foundation
 import IntranetAPI
 import SQLKit
 
-/// ``AccountRepository`` on FluentKit.
+/// ``AccountRepository`` on FluentKit. Changes to accounts and their sessions go through the
+/// ``ChangePipeline`` as changes of ``ChangeDomain/accounts``; signing in (a new session) and
+/// recording a failed sign-in are not changes: nothing remembered depends on them.
 struct FluentAccountRepository: AccountRepository {
     let database: any Database
+    /// Where changes commit, and what learns of them.
+    let changes: ChangePipeline
+
+    /// - Parameters:
+    ///   - changes: the server's pipeline; without one (tools, tests), writes still count in
+    ///     the database's revisions, but nothing in this process hears of them.
+    init(database: any Database, changes: ChangePipeline? = nil) {
+        self.database = database
+        self.changes = changes ?? ChangePipeline(database: database)
+    }
 
     func countUsers() async throws -> Int {
         try await UserModel.query(on: database).count()
@@ -25,18 +37,20 @@ struct FluentAccountRepository: AccountRepository {
 
     func createUser(username: String, displayName: String, role: UserRole, passwordHash: String) async throws -> StoredUser {
         let model = UserModel(username: username, displayName: displayName, role: role.rawValue, passwordHash: passwordHash, createdAt: Date())
-        try await database.transaction { database in
+        try await changes.write(.accounts, on: database) { database, changed in
             guard try await UserModel.query(on: database).filter(\.$usernameKey == model.usernameKey).count() == 0 else {
                 throw APIError(status: .conflict, detail: "The username '\(username)' is taken.")
             }
             try await model.create(on: database)
+            changed.subjects = [.account(id: try model.requireID(), .created)]
         }
         return try StoredUser(model)
     }
 
     func updateUser(id: Int, changes: UserChanges) async throws -> StoredUser {
-        try await database.transaction { database in
+        try await self.changes.write(.accounts, on: database) { database, changed in
             guard let model = try await UserModel.find(id, on: database) else { throw APIError.notFound("No user has this id.") }
+            changed.subjects = [.account(id: id, .changed)]
             if let role = changes.role, model.role == UserRole.admin.rawValue, role != .admin {
                 try await Self.requireAnotherAdmin(than: id, on: database)
             }
@@ -52,16 +66,19 @@ struct FluentAccountRepository: AccountRepository {
     }
 
     func deleteUser(id: Int) async throws {
-        try await database.transaction { database in
+        // Reader lists lose the account, and a person linked to it loses the link.
+        try await changes.write([.accounts, .announcements], on: database) { database, changed in
             guard let model = try await UserModel.find(id, on: database) else { throw APIError.notFound("No user has this id.") }
             if model.role == UserRole.admin.rawValue {
                 try await Self.requireAnotherAdmin(than: id, on: database)
             }
+            if try await PersonModel.query(on: database).filter(\.$userID == id).count() > 0 {
+                changed.domains.insert(.people)
+            }
             try await SessionModel.query(on: database).filter(\.$userID == id).delete()
             try await ReaderGrantModel.query(on: database).filter(\.$userID == id).delete()
             try await model.delete(on: database)
-            // Reader lists changed: cached answers must go.
-            try await FluentAnnouncementRepository.bumpRevision(on: database)
+            changed.subjects = [.account(id: id, .deleted)]
         }
     }
 
@@ -98,7 +115,15 @@ struct FluentAccountRepository: AccountRepository {
     }
 
     func deleteSession(tokenHash: String) async throws {
-        try await SessionModel.query(on: database).filter(\.$tokenHash == tokenHash).delete()
+        try await changes.write(.accounts, on: database) { database, changed in
+            let sessions = try await SessionModel.query(on: database).filter(\.$tokenHash == tokenHash).all()
+            guard !sessions.isEmpty else {
+                changed.domains = []
+                return
+            }
+            try await SessionModel.query(on: database).filter(\.$tokenHash == tokenHash).delete()
+            changed.subjects = sessions.map { .account(id: $0.userID, .changed) }
+        }
     }
 
     func failures(usernameKey: String, since: Date) async throws -> [Date] {

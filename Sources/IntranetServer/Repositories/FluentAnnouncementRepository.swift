@@ -2,11 +2,23 @@ import FluentKit
 import Foundation
 import SQLKit
 
-/// ``AnnouncementRepository`` on FluentKit: SQLite or PostgreSQL.
+/// ``AnnouncementRepository`` on FluentKit: SQLite or PostgreSQL. Its writes go through the
+/// ``ChangePipeline`` as changes of ``ChangeDomain/announcements``.
 struct FluentAnnouncementRepository: AnnouncementRepository {
     let database: any Database
+    /// Where writes commit, and what learns of them.
+    let changes: ChangePipeline
     /// The clock, injectable so tests can tell timestamps apart.
     var now: @Sendable () -> Date = { Date() }
+
+    /// - Parameters:
+    ///   - changes: the server's pipeline; without one (tools, tests), writes still count in
+    ///     the database's revisions, but nothing in this process hears of them.
+    init(database: any Database, changes: ChangePipeline? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.database = database
+        self.changes = changes ?? ChangePipeline(database: database)
+        self.now = now
+    }
 
     func list(_ request: ListRequest, visibility: Visibility) async throws -> (items: [StoredAnnouncement], total: Int) {
         let visibleQuery = try await Self.visibleQuery(visibility, on: database)
@@ -38,12 +50,12 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
     func create(_ content: AnnouncementContent) async throws -> StoredAnnouncement {
         let model = AnnouncementModel(title: content.title, body: content.body, createdAt: Self.millisecondPrecision(now()))
         model.isRestricted = content.readers != nil
-        try await database.transaction { database in
+        return try await changes.write(.announcements, on: database) { database, changed in
             try await model.create(on: database)
             try await Self.replaceReaders(of: model.requireID(), with: content.readers, on: database)
-            try await Self.bumpRevision(on: database)
+            changed.subjects = [.announcement(id: try model.requireID(), .created)]
+            return try StoredAnnouncement(model, readers: content.readers)
         }
-        return try StoredAnnouncement(model, readers: content.readers)
     }
 
     func update(
@@ -52,7 +64,7 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
         change: @escaping @Sendable (StoredAnnouncement) throws -> AnnouncementContent
     ) async throws -> StoredAnnouncement {
         let timestamp = Self.millisecondPrecision(now())
-        return try await database.transaction { database in
+        return try await changes.write(.announcements, on: database) { database, changed in
             let model = try await Self.lockedModel(id: id, precondition: precondition, on: database)
             let current = try await Self.stored([model], on: database)[0]
             let content = try change(current)
@@ -65,23 +77,18 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
             if content.readers != current.readers {
                 try await Self.replaceReaders(of: id, with: content.readers, on: database)
             }
-            try await Self.bumpRevision(on: database)
+            changed.subjects = [.announcement(id: id, .changed)]
             return try StoredAnnouncement(model, readers: content.readers)
         }
     }
 
     func delete(id: Int, precondition: WritePrecondition) async throws {
-        try await database.transaction { database in
+        try await changes.write(.announcements, on: database) { database, changed in
             let model = try await Self.lockedModel(id: id, precondition: precondition, on: database)
             try await ReaderGrantModel.query(on: database).filter(\.$announcementID == id).delete()
             try await model.delete(on: database)
-            try await Self.bumpRevision(on: database)
+            changed.subjects = [.announcement(id: id, .deleted)]
         }
-    }
-
-    func currentRevision() async throws -> Int64 {
-        let row = try await RevisionModel.find(RevisionModel.announcementsKey, on: database)
-        return row?.value ?? 0
     }
 
     func ping() async throws {
@@ -168,11 +175,6 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
             throw APIError.preconditionFailed()
         }
         return model
-    }
-
-    static func bumpRevision(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase else { return }
-        try await sql.raw("UPDATE change_revisions SET value = value + 1 WHERE id = 1").run()
     }
 
     /// Timestamps are kept to the millisecond, the precision the API shows, so what a client

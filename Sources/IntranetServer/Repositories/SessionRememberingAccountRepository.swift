@@ -7,16 +7,18 @@ import NIOConcurrencyHelpers
 /// per interval instead of one each.
 ///
 /// Correctness rules:
-/// - Every change made through it (a logout, a user changed or deleted) forgets every remembered
-///   session once the change is done, before its caller answers, so a revoked token fails at
-///   once. A lookup that began before such a change cannot remember what it read
-///   (the same generation rule as ``ResponseCache``).
+/// - It is a ``ChangeListener`` of the ``ChangePipeline`` every account write goes through: a
+///   logout, a user changed or deleted forgets that account's remembered sessions once the
+///   change committed, before its caller answers, so a revoked token fails at once. A lookup
+///   that began before such a change cannot remember what it read (the same generation rule as
+///   ``ResponseCache``).
 /// - A session is never used past its expiry.
 /// - Changes made around it, by another process on the same SQLite file (`intranet-server users
 ///   delete` beside a running server), are seen within ``recheckInterval`` (a second there).
 /// - On a shared PostgreSQL database, remembered sessions are used only while ``trust`` holds:
-///   ``ChangeFeed`` calls ``forgetAll()`` for every change to users or sessions made anywhere,
-///   so another instance's logout or role change counts within the feed's staleness bound;
+///   ``ChangeFeed`` hands the pipeline every change to users or sessions made anywhere (which
+///   names no account, so every session is forgotten), so another instance's logout or role
+///   change counts within the feed's staleness bound;
 ///   without a live feed every lookup asks the database.
 final class SessionRememberingAccountRepository: AccountRepository {
     /// A session as found by one database lookup: two lookups of the same session are told apart
@@ -90,35 +92,36 @@ final class SessionRememberingAccountRepository: AccountRepository {
         instant - remembered.checkedAt < recheckInterval && remembered.session.expiresAt > now
     }
 
-    /// Forgets every remembered session; called after each change to accounts or sessions, here
-    /// or (through ``ChangeFeed``) anywhere.
+    /// Forgets every remembered session.
     func forgetAll() {
+        forget(accounts: nil)
+    }
+
+    /// Forgets the remembered sessions of `accounts` (of every account when `nil`).
+    func forget(accounts: Set<Int>?) {
         state.withLockedValue { state in
             state.generation &+= 1
-            state.sessions.removeAll(keepingCapacity: true)
+            if let accounts {
+                state.sessions = state.sessions.filter { !accounts.contains($0.value.session.user.id) }
+            } else {
+                state.sessions.removeAll(keepingCapacity: true)
+            }
         }
     }
 
-    /// Runs a change, then forgets sessions, whether or not the change reported an error (it
-    /// may have committed before failing).
-    private func changing<T>(_ change: () async throws -> T) async throws -> T {
-        defer { forgetAll() }
-        return try await change()
-    }
+    // Reads and changes pass straight through: the base's changes reach ``apply(_:)``.
 
     func updateUser(id: Int, changes: UserChanges) async throws -> StoredUser {
-        try await changing { try await base.updateUser(id: id, changes: changes) }
+        try await base.updateUser(id: id, changes: changes)
     }
 
     func deleteUser(id: Int) async throws {
-        try await changing { try await base.deleteUser(id: id) }
+        try await base.deleteUser(id: id)
     }
 
     func deleteSession(tokenHash: String) async throws {
-        try await changing { try await base.deleteSession(tokenHash: tokenHash) }
+        try await base.deleteSession(tokenHash: tokenHash)
     }
-
-    // Reads and changes that cannot make a remembered session wrong pass straight through.
 
     func countUsers() async throws -> Int { try await base.countUsers() }
     func users() async throws -> [StoredUser] { try await base.users() }
@@ -143,5 +146,14 @@ final class SessionRememberingAccountRepository: AccountRepository {
 
     func clearFailures(usernameKey: String, olderThan before: Date) async throws {
         try await base.clearFailures(usernameKey: usernameKey, olderThan: before)
+    }
+}
+
+extension SessionRememberingAccountRepository: ChangeListener {
+    /// Forgets the sessions of the accounts a change touched (every session for a change made
+    /// elsewhere, which names none).
+    func apply(_ change: Change) {
+        guard let accounts = change.accounts else { return forgetAll() }
+        if !accounts.isEmpty { forget(accounts: accounts) }
     }
 }

@@ -29,14 +29,15 @@ struct PropertySelection: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - headerValues: the `Spearal-PropertyFilter` header lines (a proxy may have joined
-    ///     them with commas: a token holding `#` starts the next class).
+    ///     them with commas: a token holding `#` starts the next class); empty lines are ignored.
     ///   - rawQuery: the request's query string, for `fields`.
     ///   - primary: the class `fields` names properties of.
     ///   - version: the negotiated version, whose properties are the valid names.
     /// - Throws: ``APIError`` 400 naming the malformed value, unknown class or unknown property.
     init(headerValues: [String], rawQuery: String?, primary: WireClass, version: APIVersion) throws {
         self.version = version
-        for value in headerValues {
+        // Empty list items are ignored (RFC 9110, 5.6.1): a line of none selects nothing.
+        for value in headerValues where !value.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "," }) {
             try add(headerValue: value, version: version)
         }
         for fields in Self.fieldsValues(in: rawQuery) {
@@ -68,11 +69,12 @@ struct PropertySelection: Sendable, Hashable {
                 current = (wireClass, first.isEmpty ? [] : [first])
             } else {
                 let name = token.trimmed()
+                guard !name.isEmpty else { continue }  // an empty list item
                 guard current != nil else {
                     throw APIError.badRequest(
                         "\(source) value \"\(headerValue.prefix(80))\" is not class#property,property (for example \(WireClass.announcement.rawValue)#title).")
                 }
-                if !name.isEmpty { current?.names.append(name) }
+                current?.names.append(name)
             }
         }
         guard let (wireClass, names) = current else {

@@ -1,6 +1,6 @@
 import IntranetAPI
 
-/// Content negotiation between the formats (API.md §4).
+/// Content negotiation between the formats (docs/api.md, "Formats: JSON and Spearal").
 extension WireFormat {
     /// The media types offered, for 406 and 415 answers.
     static let offered = allCases.map(\.mediaType).joined(separator: ", ")

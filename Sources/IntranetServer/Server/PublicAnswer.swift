@@ -41,6 +41,15 @@ struct PublicAnswerKey: Hashable, Sendable {
     /// The SHA-256 of the bearer token, for a signed-in request.
     let tokenHash: String?
 
+    /// The data an answer to this request is read from: the domain its path reads
+    /// (``ChangeDomains/read(byPath:)``), and accounts too when signed in, since a signed-in
+    /// answer was made for the session as it was.
+    var domains: ChangeDomains {
+        var domains = ChangeDomains.read(byPath: target.prefix { $0 != "?" && $0 != "#" })
+        if tokenHash != nil { domains.insert(.accounts) }
+        return domains
+    }
+
     /// Whether a request asks to close the connection after its answer, which the application
     /// then does.
     static func asksToClose(_ request: HTTPRequest) -> Bool {

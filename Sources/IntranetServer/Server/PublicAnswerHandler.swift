@@ -46,6 +46,8 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let key: PublicAnswerKey
         /// For a signed-in request, the session remembered when it arrived.
         let session: SessionRememberingAccountRepository.Remembered?
+        /// The data the answer is read from.
+        let domains: ChangeDomains
         let generation: ResponseCache.Generation
         var head: HTTPResponse?
         var body: ByteBuffer?
@@ -58,10 +60,8 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let now: @Sendable () -> Date
     /// Logs each answer given here, when debug logging is on.
     private let debugLogger: Logger?
-    /// Where each answer given here is written, if anywhere.
-    private let accessLog: AccessLog?
-    /// Counts each answer given here, when metrics are on, under its route's template.
-    private let metrics: (counter: ServerMetrics, route: @Sendable (String) -> String)?
+    /// Records each answer given here, as the application records its own.
+    private let recorder: ExchangeRecorder
     /// One element per request passed to the application and not yet fully answered, oldest
     /// first; `nil` for a request whose answer is not to be kept.
     private var awaitingAnswers = CircularBuffer<Recording?>()
@@ -75,14 +75,12 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     init(
         cache: ResponseCache, sessions: SessionRememberingAccountRepository? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }, accessLog: AccessLog? = nil,
-        metrics: (counter: ServerMetrics, route: @Sendable (String) -> String)? = nil, logger: Logger
+        now: @escaping @Sendable () -> Date = { Date() }, recorder: ExchangeRecorder = ExchangeRecorder(), logger: Logger
     ) {
-        self.metrics = metrics
+        self.recorder = recorder
         self.cache = cache
         self.sessions = sessions
         self.now = now
-        self.accessLog = accessLog
         self.debugLogger = logger.logLevel <= .debug ? logger : nil
     }
 
@@ -111,9 +109,9 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     send(answer, for: key, to: request, userID: session?.session.user.id, context: context)
                     return
                 }
-                awaitingAnswers.append(Recording(key: key, session: session, generation: generation))
+                awaitingAnswers.append(Recording(key: key, session: session, domains: key.domains, generation: generation))
             } else {
-                awaitingAnswers.append(Recording(key: key, session: session, generation: cache.generation))
+                awaitingAnswers.append(Recording(key: key, session: session, domains: key.domains, generation: cache.generation))
             }
         case .body, .end:
             if isDroppingRequestParts { return }
@@ -155,34 +153,29 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             guard let recording = awaitingAnswers.removeFirst(), let head = recording.head,
                 let answer = PublicAnswer(head: head, body: recording.body ?? ByteBuffer(), session: recording.session)
             else { return }
-            cache.storePublicAnswer(answer, for: recording.key, ifStillAt: recording.generation)
+            cache.storePublicAnswer(answer, for: recording.key, dependsOn: recording.domains, ifStillAt: recording.generation)
         }
     }
 
     private func send(
         _ answer: PublicAnswer, for key: PublicAnswerKey, to request: HTTPRequest, userID: Int?, context: ChannelHandlerContext
     ) {
-        let start = accessLog != nil || metrics != nil ? ContinuousClock.now : nil
+        let start = recorder.isRecording || debugLogger != nil ? ContinuousClock.now : nil
         var head = answer.head
         let id = RequestIdentifiers.proxied(request.headerFields[.requestID]) ?? requestIDs.next()
         head.headerFields[.requestID] = id
         head.headerFields[.date] = dates.now()
-        debugLogger?.debug(
-            "GET \(key.target.prefix { $0 != "?" }) \(head.status.code)", metadata: ["hb.request.id": "\(id)", "answered": "early"])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if answer.body.readableBytes > 0 {
             context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        if let metrics, let start {
-            metrics.counter.request(
-                route: metrics.route(String(key.target.prefix { $0 != "?" })), method: request.method.rawValue,
-                status: Int(head.status.code), duration: ContinuousClock.now - start, early: true)
-        }
-        if let accessLog, let start {
-            accessLog.record(AccessLog.Entry(
-                time: Date(), requestID: id, method: request.method.rawValue, target: key.target, status: Int(head.status.code),
-                bytes: answer.body.readableBytes, duration: ContinuousClock.now - start, userID: userID, early: true))
+        if let start {
+            recorder.record(
+                AccessLog.Entry(
+                    time: Date(), requestID: id, method: request.method.rawValue, target: key.target, status: Int(head.status.code),
+                    bytes: answer.body.readableBytes, duration: ContinuousClock.now - start, userID: userID, early: true),
+                logger: debugLogger)
         }
     }
 }

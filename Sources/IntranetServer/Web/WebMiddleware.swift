@@ -12,7 +12,9 @@ import Logging
 ///   `curl` and the SDK get the API's answer — for `GET /login` that is the API's 405, `Allow: POST`,
 ///   as the OpenAPI document says);
 /// - or it is a `POST` of a form (`application/x-www-form-urlencoded`), which the API never
-///   accepts.
+///   accepts;
+/// - or it is a `GET` (or `HEAD`) of a path nothing serves, from a browser (`Accept` as above):
+///   the site's 404 page, where an API client gets the problem body.
 ///
 /// Every page carries a strict `Content-Security-Policy` (no scripts at all, no framing),
 /// `X-Content-Type-Options: nosniff`, `Referrer-Policy` and `Vary: Accept, Cookie`. Every
@@ -43,6 +45,9 @@ struct WebMiddleware: RouterMiddleware {
         guard isPage(request) else { return try await next(request, context) }
         var response: Response
         do {
+            // An address nothing serves is the 404 page (the router's own not-found answer is
+            // an empty body).
+            guard web.serves(request.method == .post ? .post : .get, at: request.uri.path) else { throw HTTPError(.notFound) }
             response = try await responder.respond(to: request, context: context)
         } catch {
             response = await errorPage(for: error, request: request, context: context)
@@ -60,8 +65,13 @@ struct WebMiddleware: RouterMiddleware {
         let path = request.uri.path
         switch request.method {
         case .get, .head:
-            guard web.serves(.get, at: path) else { return false }
-            return !api.contains { $0.methods(servingRequestPath: path) != nil } || Self.prefersHTML(request.headers)
+            let apiServes = api.contains { $0.methods(servingRequestPath: path) != nil }
+            guard web.serves(.get, at: path) else {
+                // Nothing at all serves this address: a browser gets the site's 404 page, an
+                // API client the problem body.
+                return !apiServes && Self.prefersHTML(request.headers)
+            }
+            return !apiServes || Self.prefersHTML(request.headers)
         case .post:
             return WebForm.isForm(request) && web.serves(.post, at: path)
         default:

@@ -1,4 +1,4 @@
-/// The text form of BIG_INTEGRAL and BIG_FLOATING values (FORMAT.md section 3.4).
+/// The text form of BIG_INTEGRAL and BIG_FLOATING values (docs/spearal.md section 3.4).
 enum SpearalBigNumberText {
     /// spearal-java's exponentized form of a plain decimal integer: text longer than three
     /// characters ending with three or more zeros loses them for an `E<count>` suffix

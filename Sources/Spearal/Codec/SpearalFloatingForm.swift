@@ -1,4 +1,4 @@
-/// How spearal-java writes a double (FORMAT.md section 3.3).
+/// How spearal-java writes a double (docs/spearal.md section 3.3).
 enum SpearalFloatingForm: Equatable {
     /// An integral double within ±(2^52−1): written as INTEGRAL.
     case integral(Int)

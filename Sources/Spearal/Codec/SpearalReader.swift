@@ -126,7 +126,7 @@ struct SpearalReader {
             guard magnitude <= limit + 1 else { throw .integralOverflow(offset: offset) }
             return magnitude == limit + 1 ? Int.min : -Int(magnitude)
         }
-        // −2^63 travels as its 8 raw bytes without the sign flag (FORMAT.md 3.2).
+        // −2^63 travels as its 8 raw bytes without the sign flag (docs/spearal.md section 3.2).
         if magnitude == limit + 1 { return Int.min }
         guard magnitude <= limit else { throw .integralOverflow(offset: offset) }
         return Int(magnitude)

@@ -1,5 +1,5 @@
 /// The string table of a message being written: each distinct text and its index, in order of
-/// first appearance (FORMAT.md section 4).
+/// first appearance (docs/spearal.md section 4).
 ///
 /// An open-addressing table rather than a `Dictionary`, because a message can hold thousands
 /// of long strings (HTML bodies of a few KiB): each text is hashed once, from its length and up

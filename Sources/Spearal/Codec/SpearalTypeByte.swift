@@ -1,4 +1,4 @@
-/// The high nibbles (and constants) of the type byte, as listed in FORMAT.md section 2.
+/// The high nibbles (and constants) of the type byte, as listed in docs/spearal.md section 2.
 enum SpearalTypeByte {
     static let null: UInt8 = 0x00
     static let `true`: UInt8 = 0x01

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ``write(_:)`` writes a whole ``SpearalValue`` graph; the `Codable` encoder instead drives the
 /// lower-level methods (scalars, headers, descriptions, object indexes) as it walks the Swift
-/// values. Encoding rules follow spearal-java so the bytes are identical (see FORMAT.md section 3).
+/// values. Encoding rules follow spearal-java so the bytes are identical (see docs/spearal.md section 3).
 ///
 /// Noncopyable because it owns its output buffer.
 struct SpearalWriter: ~Copyable {

@@ -10,7 +10,7 @@ enum Accounts {
     static let editor = User(id: 3, username: "ed", displayName: "Ed", role: .editor)
     static let admin = User(id: 1, username: "root", displayName: "Admin", role: .admin)
 
-    /// A `POST /login` answer as API.md §3 shapes it.
+    /// A `POST /login` answer as docs/api.md ("Accounts and sessions") shapes it.
     static func loginAnswer(token: String = "tok-1", expiresIn seconds: TimeInterval = 3600, user: User = editor) -> MockResponse {
         .json(
             LoginResponse(token: token, expiresAt: Date().addingTimeInterval(seconds), user: user),

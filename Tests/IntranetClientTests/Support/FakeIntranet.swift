@@ -6,7 +6,7 @@ import RESTRepository
 import RESTRepositoryTesting
 
 /// A read-only stand-in for the intranet server, answering `GET /announcements` and
-/// `GET /announcements/{id}` the way API.md describes, in the version the request asks for.
+/// `GET /announcements/{id}` the way docs/api.md describes, in the version the request asks for.
 enum FakeIntranet {
     static let created = Date(timeIntervalSince1970: 1_795_000_000)
 

@@ -1,7 +1,8 @@
 import Foundation
 import Spearal
 
-/// One golden vector produced by spearal-java (`shared/spearal/vectors.json`).
+/// One golden vector produced by spearal-java, the reference implementation
+/// (`Tests/SpearalTests/Fixtures/spearal-java-vectors.json`).
 struct ReferenceVector: Decodable, Sendable, CustomStringConvertible {
     let name: String
     let description: String
@@ -10,17 +11,13 @@ struct ReferenceVector: Decodable, Sendable, CustomStringConvertible {
     var bytes: [UInt8] { Hex.bytes(hex) }
 }
 
-/// Loads the vectors from the `shared/spearal` folder found beside an ancestor of this file, so
-/// the tests run both in the standalone package and once copied into the main package.
+/// Loads the vectors kept beside the tests.
 enum ReferenceVectors {
     static func url() throws -> URL {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("shared/spearal/vectors.json")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        throw LoadError.notFound(start: #filePath)
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/spearal-java-vectors.json")
+        guard FileManager.default.fileExists(atPath: file.path) else { throw LoadError.notFound(file.path) }
+        return file
     }
 
     static func all() throws -> [ReferenceVector] {
@@ -33,15 +30,15 @@ enum ReferenceVectors {
     }
 
     enum LoadError: Error, CustomStringConvertible {
-        case notFound(start: String)
+        case notFound(String)
         case missingVector(String)
 
         var description: String {
             switch self {
-            case .notFound(let start):
-                return "shared/spearal/vectors.json not found in any ancestor directory of \(start)"
+            case .notFound(let path):
+                return "the reference vectors are not at \(path)"
             case .missingVector(let name):
-                return "vector \(name) missing from shared/spearal/vectors.json"
+                return "vector \(name) missing from the reference vectors"
             }
         }
     }

@@ -1,0 +1,71 @@
+import Hummingbird
+
+/// Adds the middleware and every route over `dependencies`, and names routes for the exchange
+/// recorder.
+///
+/// One router serves the API. The web front end's pages share some of its paths
+/// (`/announcements/{id}` is a page for a browser, JSON or Spearal for an API client), so they
+/// are a responder of their own that ``WebMiddleware`` chooses by one documented rule and wraps
+/// in the pages' error boundary; everything else reaches the API's routes.
+///
+/// - Returns: the router; the API's routes (for tests: every route is in the OpenAPI document,
+///   every write route reaches the change pipeline); and the exchange recorder naming routes as
+///   the router does, for the early answers to record theirs alike.
+func buildRouter(
+    _ dependencies: ServerDependencies
+) -> (router: Router<AppRequestContext>, routes: [RouteBook<AppRequestContext>.Route], recorder: ExchangeRecorder) {
+    let configuration = dependencies.configuration
+    var serviceRoutes = RouteBook<AppRequestContext>()
+    var service = ServiceController(repository: dependencies.announcements)
+    if let token = configuration.metricsToken, let metrics = dependencies.metrics {
+        let sessionCounter = FluentAccountRepository(database: dependencies.database.database)
+        let now = configuration.now
+        service.metricsRoute = .init(token: token, metrics: metrics, activeSessions: { try await sessionCounter.countActiveSessions(now: now()) })
+    }
+    service.addRoutes(to: &serviceRoutes)
+
+    var apiRoutes = RouteBook<AppRequestContext>()
+    let limit = configuration.maxBodySize
+    AnnouncementController(repository: dependencies.announcements, cache: dependencies.cache, sanitizer: dependencies.sanitizer, maxBodySize: limit)
+        .addRoutes(to: &apiRoutes)
+    SessionController(auth: dependencies.auth, people: dependencies.people, maxBodySize: limit).addRoutes(to: &apiRoutes)
+    UserController(accounts: dependencies.accounts, hasher: dependencies.hasher, maxBodySize: limit).addRoutes(to: &apiRoutes)
+    PersonController(repository: dependencies.people, cache: dependencies.cache, maxBodySize: limit).addRoutes(to: &apiRoutes)
+    ImportController(
+        importer: WordPressImporter(database: dependencies.database.database, changes: dependencies.changes, sanitizer: dependencies.sanitizer),
+        metrics: dependencies.metrics, limit: configuration.importMaxBytes, board: ImportProgressBoard(now: configuration.now)
+    ).addRoutes(to: &apiRoutes)
+
+    var webRoutes = RouteBook<AppRequestContext>()
+    let web = WebController(
+        repository: dependencies.announcements, people: dependencies.people, accounts: dependencies.accounts, auth: dependencies.auth,
+        hasher: dependencies.hasher, cache: dependencies.cache, templates: dependencies.templates, sanitizer: dependencies.sanitizer,
+        maxBodySize: limit, secureCookies: configuration.secureCookies)
+    web.addRoutes(to: &webRoutes)
+    let pages = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    webRoutes.register(on: pages)
+
+    // Routes are named by their template wherever an exchange is recorded: the API's first,
+    // then the pages'.
+    let books = [serviceRoutes, apiRoutes]
+    let named = books + [webRoutes]
+    var recorder = dependencies.recorder
+    recorder.route = { path in named.lazy.compactMap { $0.template(servingRequestPath: path) }.first ?? "unmatched" }
+
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: ProblemMiddleware(maxBodySize: limit, recorder: recorder))
+    router.add(middleware: WebMiddleware(
+        web: webRoutes, api: books, responder: pages.buildResponder(), templates: dependencies.templates,
+        repository: dependencies.announcements, identity: { try await web.identity($0) },
+        contentSecurityPolicy: WebMiddleware.contentSecurityPolicy(embedHosts: configuration.embedHosts), maxBodySize: limit))
+    router.add(middleware: UnservedMethodMiddleware(books: books))
+    if configuration.requiresSignature {
+        router.add(middleware: SignatureMiddleware(
+            registry: SigningAppRegistry(database: dependencies.database.database), maxBodySize: limit,
+            importMaxBytes: configuration.importMaxBytes))
+    }
+    router.add(middleware: AuthMiddleware(auth: dependencies.auth, allowsAnonymousReading: configuration.allowsAnonymousReading))
+    serviceRoutes.register(on: router)
+    apiRoutes.register(on: router.group().add(middleware: VersionMiddleware(maxBodySize: limit)))
+    return (router, serviceRoutes.routes + apiRoutes.routes, recorder)
+}

@@ -1,0 +1,147 @@
+import FluentKit
+import Synchronization
+
+/// The one way a change travels through the server.
+///
+/// Every write — announcements, readers, people, accounts and sessions, imports — runs in
+/// ``write(_:on:_:)``, which commits it together with the revision of each domain it changed
+/// (``ChangeRevisions``), then, before the caller answers:
+/// 1. moves on the in-memory generation of exactly those domains (``generations``);
+/// 2. hands the ``Change`` to every ``ChangeListener`` (the response cache drops the answers
+///    that depend on those domains; remembered sessions of a changed account are forgotten);
+/// 3. publishes it to every subscriber of ``changes()``, numbered in order.
+///
+/// Changes made elsewhere arrive the same way: the PostgreSQL change feed names the domains
+/// its triggers saw (``receive(_:)``, so writes by hand in psql count too), and where memory is
+/// not trusted, ``catchUp()`` compares the database's revisions with the newest seen.
+/// Controllers and repositories say what changed; nothing else invalidates or bumps.
+final class ChangePipeline: Sendable {
+    private struct State {
+        var generations = DomainGenerations()
+        /// The newest revision of each domain seen by ``catchUp()``.
+        var revisions: [ChangeDomain: Int64] = [:]
+        var listeners: [any ChangeListener] = []
+        var subscribers: [UInt64: AsyncStream<Change>.Continuation] = [:]
+        var nextSubscriber: UInt64 = 0
+        var sequence: UInt64 = 0
+    }
+
+    /// Whether this instance's memory may be used without asking the database.
+    let trust: ChangeTrust
+    /// Where ``catchUp()`` reads the revisions; without one (unit tests) it reads none.
+    let database: (any Database)?
+    private let state = Mutex(State())
+
+    init(database: (any Database)? = nil, trust: ChangeTrust = .always()) {
+        self.database = database
+        self.trust = trust
+    }
+
+    // MARK: Listening
+
+    /// Adds a listener; every change from now on reaches it, in commit order.
+    func add(_ listener: any ChangeListener) {
+        state.withLock { $0.listeners.append(listener) }
+    }
+
+    /// Every change from now on, in order, each with its ``Change/sequence`` one above the last
+    /// (a gap means the subscriber fell more than `limit` changes behind and missed some).
+    func changes(bufferingNewest limit: Int = 1_024) -> AsyncStream<Change> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Change.self, bufferingPolicy: .bufferingNewest(limit))
+        let id = state.withLock { state in
+            defer { state.nextSubscriber += 1 }
+            state.subscribers[state.nextSubscriber] = continuation
+            return state.nextSubscriber
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// The current generation of every domain.
+    var generations: DomainGenerations {
+        state.withLock { $0.generations }
+    }
+
+    // MARK: Writes
+
+    /// Runs `body` in a transaction that also counts the change in the database's revisions,
+    /// then applies the change (see the type's documentation).
+    ///
+    /// `body` receives the change as it stands (its `domains` are what the caller declared) and
+    /// may add the subjects it touched, or domains it found it changed (a deleted account linked
+    /// to a person changes the directory too), or empty the domains when it wrote nothing (an
+    /// update to what is already stored). If the transaction fails, the declared domains
+    /// are still applied: a commit may have happened before the failure was reported, and
+    /// letting go of remembered data is always safe.
+    func write<T: Sendable>(
+        _ domains: ChangeDomains, on database: any Database,
+        _ body: @escaping @Sendable (_ database: any Database, _ change: inout Change) async throws -> T
+    ) async throws -> T {
+        let result: (T, Change)
+        do {
+            result = try await database.transaction { database in
+                var change = Change(domains: domains)
+                let value = try await body(database, &change)
+                try await ChangeRevisions.bump(change.domains, on: database)
+                return (value, change)
+            }
+        } catch {
+            apply(Change(domains: domains))
+            throw error
+        }
+        if !result.1.domains.isEmpty { apply(result.1) }
+        return result.0
+    }
+
+    /// Applies a change committed by other means than ``write(_:on:_:)`` (storage that is not a
+    /// database, in tests).
+    func committed(_ change: Change) {
+        apply(change)
+    }
+
+    /// Applies a change made elsewhere, named by the change feed.
+    func receive(_ domains: ChangeDomains) {
+        apply(Change(domains: domains, origin: .remote))
+    }
+
+    /// Where memory is not trusted on its own, reads the database's revisions and applies, as a
+    /// remote change, every domain whose revision moved past the newest seen. A revision older
+    /// than one seen changes nothing: the caller's query runs after the newer one committed.
+    func catchUp() async throws {
+        guard !trust.isTrusted, let database else { return }
+        catchUp(with: try await ChangeRevisions.read(on: database))
+    }
+
+    /// Compares `revisions` with the newest seen (the first comparison counts as a change).
+    func catchUp(with revisions: [ChangeDomain: Int64]) {
+        let moved = state.withLock { state in
+            var moved: ChangeDomains = []
+            for (domain, revision) in revisions {
+                if let known = state.revisions[domain], revision <= known { continue }
+                state.revisions[domain] = revision
+                moved.insert(ChangeDomains(domain))
+            }
+            return moved
+        }
+        if !moved.isEmpty { receive(moved) }
+    }
+
+    /// Moves the generations on, tells the listeners, then the subscribers.
+    private func apply(_ change: Change) {
+        let (listeners, subscribers, published) = state.withLock { state in
+            state.generations.advance(change.domains)
+            state.sequence += 1
+            var published = change
+            published.sequence = state.sequence
+            return (state.listeners, Array(state.subscribers.values), published)
+        }
+        for listener in listeners {
+            listener.apply(published)
+        }
+        for subscriber in subscribers {
+            subscriber.yield(published)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Hummingbird
+import IntranetHTML
+import Logging
+import ServiceLifecycle
+
+/// Everything the routes depend on, made once per server from its configuration and its opened
+/// database: the change pipeline and what listens to it (the response cache, remembered
+/// sessions, the people search), the repositories, the services that run beside the HTTP
+/// server, and what records each exchange. ``buildRouter(_:)`` adds the routes over them.
+struct ServerDependencies {
+    let configuration: AppConfiguration
+    let logger: Logger
+    let database: DatabaseService
+    /// Where every change travels.
+    let changes: ChangePipeline
+    let cache: ResponseCache
+    let announcements: FluentAnnouncementRepository
+    let people: FluentPersonRepository
+    let accounts: SessionRememberingAccountRepository
+    let auth: AuthService
+    let hasher: PasswordHasher
+    let sanitizer: HTMLSanitizer
+    let templates: WebTemplates
+    let metrics: ServerMetrics?
+    /// Records every answered request, on either path; ``buildRouter(_:)`` gives it route names.
+    let recorder: ExchangeRecorder
+    /// On PostgreSQL, what keeps this instance's memory right.
+    let changeFeed: ChangeFeed?
+    let peopleSearch: PeopleSearchIndex
+    /// What runs beside the HTTP server, stopped in reverse order (the database last).
+    let services: [any Service]
+
+    /// - Throws: when the web templates cannot be loaded.
+    init(configuration: AppConfiguration, database: DatabaseService, logger: Logger) async throws {
+        self.configuration = configuration
+        self.logger = logger
+        self.database = database
+        // What this instance remembers (answers, sessions, the people search) is trusted for
+        // ever on SQLite, and while the change feed vouches for it on PostgreSQL (ChangeFeed
+        // explains the bound). Every write, here or elsewhere, reaches them through the pipeline.
+        let trust: ChangeTrust = database.isShared ? .fed() : .always()
+        changes = ChangePipeline(database: database.database, trust: trust)
+        metrics = configuration.metricsToken.map { _ in
+            ServerMetrics(poolSize: database.isShared ? configuration.databasePoolSize : 1, poolUse: database.poolUse)
+        }
+        cache = ResponseCache(changes: changes, metrics: metrics)
+        accounts = SessionRememberingAccountRepository(
+            base: FluentAccountRepository(database: database.database, changes: changes),
+            recheckInterval: configuration.sessionRecheckInterval ?? (database.isShared ? .seconds(60) : .seconds(1)),
+            trust: trust)
+        changes.add(accounts)
+        var services: [any Service] = [database]
+        if let connection = database.postgresConnection, case .postgres(_, let schema) = configuration.storage {
+            let feed = ChangeFeed(
+                configuration: connection, eventLoop: database.eventLoop, schema: schema, trust: trust,
+                stalenessBound: .init(configuration.stalenessBound), logger: logger, onChange: changes.receive)
+            services.append(feed)
+            changeFeed = feed
+        } else {
+            changeFeed = nil
+        }
+        peopleSearch = PeopleSearchIndex(database: database.database, changes: changes, logger: logger, work: database.backgroundWork)
+        services.append(peopleSearch)
+        self.services = services
+        announcements = FluentAnnouncementRepository(database: database.database, changes: changes)
+        people = FluentPersonRepository(database: database.database, changes: changes, now: configuration.now, searchIndex: peopleSearch)
+        hasher = PasswordHasher(cost: configuration.passwordCost)
+        sanitizer = HTMLSanitizer(embedHosts: configuration.embedHosts)
+        templates = try await WebTemplates.load()
+        var auth = AuthService(accounts: accounts, hasher: hasher, sessionLifetime: configuration.sessionLifetime, now: configuration.now)
+        auth.metrics = metrics
+        self.auth = auth
+        recorder = ExchangeRecorder(
+            accessLog: configuration.accessLog.map { AccessLog(format: $0, output: configuration.accessLogOutput) }, metrics: metrics)
+    }
+}
