@@ -7,6 +7,9 @@ import Testing
 
 /// Signed-out reads answered on the event loop (`PublicAnswerHandler`): they must be the very
 /// answers the application gives, never stale, never someone else's, and in request order.
+///
+/// One piece, past 300 lines: every test here runs the real socket path end to end against one
+/// rule (an early answer is exactly the application's), and splitting them would split the rule.
 @Suite("Public answers on a real socket")
 struct PublicAnswerTests {
     /// The headers that belong to one exchange and differ between two identical requests.

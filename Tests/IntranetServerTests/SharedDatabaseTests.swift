@@ -10,6 +10,10 @@ import Testing
 import Glibc
 #endif
 
+/// Two instances on one PostgreSQL database, each test against a fresh schema: writes, people,
+/// restricted posts, sessions, the change feed's failures and the pipeline's domains all cross
+/// from one instance to the other within the staleness bound. One piece, past 300 lines: every
+/// test shares the two-instance harness at the end of the file.
 @Suite("Several server instances on one PostgreSQL database", .enabled(if: TestStorage.postgresURL != nil, "needs INTRANET_TEST_POSTGRES_URL"))
 struct SharedDatabaseTests {
     /// One way of reading through instance two; each is read twice before a change so that the

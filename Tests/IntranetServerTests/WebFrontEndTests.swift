@@ -7,7 +7,7 @@ import Testing
 @testable import IntranetServer
 
 /// What a browser sends for a page.
-private let browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
+let browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
 
 extension TestClientProtocol {
     /// A browser's `GET`, signed in as `user` (by session cookie) or signed out.
@@ -228,99 +228,6 @@ struct WebFrontEndTests {
         }
     }
 
-    @Test("a session cookie never authorises an API request without the CSRF token")
-    func cookieNeedsCSRFForTheAPI() async throws {
-        try await withTestServer(mode: .live) { _, client in
-            let cookie: HTTPFields = [.cookie: "\(WebCookies.session)=\(TestUser.editor.token)", .contentType: "application/json"]
-            let write = try await client.execute(uri: "/announcements", method: .post, headers: cookie, body: ByteBuffer(string: #"{"title":"Via cookie"}"#))
-            #expect(write.status == .unauthorized)
-            var withToken = cookie
-            withToken[HTTPField.Name("X-CSRF-Token")!] = WebCookies.csrfToken(forSession: TestUser.editor.token)
-            let allowed = try await client.execute(uri: "/announcements", method: .post, headers: withToken, body: ByteBuffer(string: #"{"title":"Via cookie"}"#))
-            #expect(allowed.status == .created)
-            withToken[HTTPField.Name("X-CSRF-Token")!] = WebCookies.csrfToken(forSession: TestUser.reader.token)
-            let mismatched = try await client.execute(uri: "/announcements", method: .post, headers: withToken, body: ByteBuffer(string: #"{"title":"Via cookie"}"#))
-            #expect(mismatched.status == .unauthorized)
-        }
-    }
-
-    @Test("with signed requests required, browsers still read and edit through the pages, but a cookie never opens the API unsigned")
-    func signaturesRequired() async throws {
-        try await withTestServer(mode: .live, configure: { $0.requiresSignature = true }) { _, client in
-            let home = try await client.page("/", as: .editor)
-            #expect(home.status == .ok && home.text.contains("New announcement"))
-            let created = try await client.form("/announcements", [("title", "Signed or not"), ("body", "<p>From a browser.</p>")], as: .editor)
-            #expect(created.status == .seeOther)
-            let location = try #require(created.headers[.location])
-            #expect(try await client.page(location, as: .editor).text.contains("<h1>Signed or not</h1>"))
-
-            var headers: HTTPFields = [.cookie: "\(WebCookies.session)=\(TestUser.editor.token)", .contentType: "application/json"]
-            headers[HTTPField.Name("X-CSRF-Token")!] = WebCookies.csrfToken(forSession: TestUser.editor.token)
-            let write = try await client.execute(uri: "/announcements", method: .post, headers: headers, body: ByteBuffer(string: #"{"title":"Unsigned"}"#))
-            #expect(write.status == .unauthorized)
-            let read = try await client.execute(uri: location, method: .get, headers: [.accept: "application/json"], body: nil)
-            #expect(read.status == .unauthorized, "the API's JSON needs a signature")
-            #expect(!(try await client.page("/", as: .editor).text.contains("Unsigned")))
-        }
-    }
-
-    @Test("signing in through the form sets an HttpOnly, SameSite=Lax session cookie; signing out ends the session")
-    func signInAndOut() async throws {
-        try await withTestServer(mode: .live) { _, client in
-            let form = try await client.page("/login")
-            #expect(form.text.contains("method=\"post\" action=\"/login\""))
-            #expect(form.text.contains("<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\" required maxlength=\"256\">"))
-            let setCookie = try #require(form.headers[.setCookie])
-            #expect(setCookie.contains("HttpOnly"))
-            let csrf = try #require(setCookie.firstMatch(of: /intranet_csrf=([0-9a-f]{64})/)?.1)
-            let preSession = "\(WebCookies.csrf)=\(csrf)"
-
-            let forged = try await client.form("/login", [("username", "editor"), ("password", TestUser.password)], as: nil, csrf: (csrf.first == "f" ? "e" : "f") + csrf.dropFirst(), cookie: preSession)
-            #expect(forged.status == .forbidden)
-            let wrong = try await client.form("/login", [("username", "editor"), ("password", "nope")], as: nil, csrf: String(csrf), cookie: preSession)
-            #expect(wrong.status == .unauthorized)
-            #expect(wrong.text.contains("Wrong username or password.") && !wrong.text.contains("nope"))
-
-            let signedIn = try await client.form("/login", [("username", "editor"), ("password", TestUser.password)], as: nil, csrf: String(csrf), cookie: preSession)
-            #expect(signedIn.status == .seeOther)
-            let session = try #require(signedIn.headers[values: .setCookie].first { $0.hasPrefix("intranet_session=") })
-            #expect(session.contains("HttpOnly") && session.contains("SameSite=Lax") && session.contains("Path=/"))
-            let token = try #require(session.firstMatch(of: /intranet_session=([^;]+)/)?.1)
-            let home = try await client.execute(uri: "/", method: .get, headers: [.accept: browserAccept, .cookie: "\(WebCookies.session)=\(token)"], body: nil)
-            #expect(home.text.contains("Editor <span class=\"role\">(editor)</span>"))
-
-            let out = try await client.form("/logout", [], as: nil, csrf: WebCookies.csrfToken(forSession: String(token)), cookie: "\(WebCookies.session)=\(token)")
-            #expect(out.status == .seeOther)
-            #expect(out.headers[values: .setCookie].contains { $0.hasPrefix("intranet_session=;") && $0.contains("Max-Age=0") })
-            let after = try await client.execute(uri: "/announcements/new", method: .get, headers: [.accept: browserAccept, .cookie: "\(WebCookies.session)=\(token)"], body: nil)
-            #expect(after.status == .seeOther && after.headers[.location] == "/login", "the session is gone on the server")
-        }
-    }
-
-    @Test("admins list, create, re-role and delete accounts; others get a 403 page")
-    func adminUsers() async throws {
-        try await withTestServer(mode: .live) { _, client in
-            #expect(try await client.page("/users", as: .editor).status == .forbidden)
-            let list = try await client.page("/users", as: .admin)
-            #expect(list.status == .ok && list.text.contains("<th scope=\"row\">otherReader</th>"))
-            let created = try await client.form("/users", [("username", "zoe"), ("displayName", "Zoë"), ("role", "editor"), ("password", "a long enough password")], as: .admin)
-            #expect(created.status == .seeOther && created.headers[.location] == "/users?done=created")
-            let after = try await client.page("/users?done=created", as: .admin)
-            #expect(after.text.contains("The account was created.") && after.text.contains("<td>Zoë</td>"))
-            let duplicate = try await client.form("/users", [("username", "zoe"), ("role", "reader"), ("password", "a long enough password")], as: .admin)
-            #expect(duplicate.status == .conflict)
-            let short = try await client.form("/users", [("username", "yan"), ("role", "reader"), ("password", "short")], as: .admin)
-            #expect(short.status == .unprocessableContent && short.text.contains("Password"))
-            let id = try #require(after.text.firstMatch(of: /action="\/users\/(\d+)\/role"[^>]*>\s*<input type="hidden" name="csrf" value="[0-9a-f]+">\s*<select id="role-\d+" name="role" aria-label="Role of zoe">/)?.1)
-            #expect(try await client.form("/users/\(id)/role", [("role", "admin")], as: .admin).status == .seeOther)
-            #expect(try await client.send(.get, "/users/\(id)", as: .admin).object()["role"] as? String == "admin")
-            #expect(try await client.form("/users/\(id)/role", [("role", "admin")], as: .editor).status == .forbidden)
-            #expect(try await client.page("/users/\(id)/delete", as: .admin).text.contains("Delete the account “zoe”?"))
-            #expect(try await client.form("/users/\(id)/delete", [], as: .admin).status == .seeOther)
-            #expect(try await client.send(.get, "/users/\(id)", as: .admin).status == .notFound)
-        }
-    }
-
     @Test("a body's script, handlers and javascript: links never reach the page")
     func bodiesAreSafe() async throws {
         try await withTestServer(mode: .live) { _, client in
@@ -347,80 +254,4 @@ struct WebFrontEndTests {
             #expect(page.headers[.contentSecurityPolicy]?.contains("frame-src https://www.youtube-nocookie.com;") == true)
         }
     }
-
-    @Test("an unknown page is a 404 page in the site's layout")
-    func notFoundPage() async throws {
-        try await withTestServer(mode: .live) { _, client in
-            let missing = try await client.page("/announcements/999")
-            #expect(missing.status == .notFound)
-            #expect(missing.headers[.contentType] == "text/html; charset=utf-8")
-            #expect(missing.text.contains("<a class=\"skip\" href=\"#main\">") && missing.text.contains("<h1>Not found</h1>"))
-        }
-    }
-
-    @Test("an address nothing serves is the 404 page for a browser and a problem body for API clients", arguments: ["/no-such-page", "/announcements/2/nothing", "/people/3/x/y", "/style.css/more"])
-    func unknownAddress(path: String) async throws {
-        try await withTestServer(mode: .live) { _, client in
-            let browser = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
-            for method in [HTTPRequest.Method.get, .head] {
-                let page = try await client.execute(uri: path, method: method, headers: [.accept: browser], body: nil)
-                #expect(page.status == .notFound)
-                #expect(page.headers[.contentType] == "text/html; charset=utf-8", "\(method) \(path)")
-                #expect(page.headers[.contentSecurityPolicy] != nil)
-                guard method == .get else { continue }
-                let html = page.text
-                #expect(html.contains("<html lang=\"en\">"))
-                #expect(html.components(separatedBy: "<h1").count == 2, "one h1")
-                #expect(html.contains("<h1>Not found</h1>") && html.contains("There is no page at this address."))
-                #expect(html.contains("<nav"), "the site's navigation")
-            }
-            for accept in ["application/json", "*/*", "application/problem+json"] {
-                let problem = try await client.execute(uri: path, method: .get, headers: [.accept: accept], body: nil)
-                #expect(problem.status == .notFound)
-                #expect(problem.headers[.contentType] == "application/problem+json", "Accept: \(accept)")
-            }
-        }
-    }
-
-    @Test("an unexpected failure is a 500 page naming nothing internal; with the database down, a 503 page", arguments: [false, true])
-    func failurePages(databaseDown: Bool) async throws {
-        struct Leaky: Error, CustomStringConvertible { var description: String { "SELECT secret FROM passwords" } }
-        try await withTestServer(mode: .live) { server, _ in
-            let templates = try await WebTemplates.load()
-            let real = FluentAnnouncementRepository(database: server.database.database)
-            var book = RouteBook<AppRequestContext>()
-            book.add(.get, "/boom") { _, _ in throw WebPageFailure(underlying: Leaky()) }
-            let inner = Router(context: AppRequestContext.self)
-            book.register(on: inner)
-            let router = Router(context: AppRequestContext.self)
-            router.add(middleware: WebMiddleware(
-                web: book, api: [], responder: inner.buildResponder(), templates: templates,
-                repository: databaseDown ? UnreachableDatabase() as any AnnouncementRepository : real,
-                identity: { _ in WebIdentity(user: nil, sessionToken: nil, csrf: "") },
-                contentSecurityPolicy: WebMiddleware.contentSecurityPolicy(embedHosts: []), maxBodySize: 1024))
-            try await Application(router: router).test(.router) { client in
-                let page = try await client.execute(uri: "/boom", method: .get, headers: [:], body: nil)
-                #expect(page.status == (databaseDown ? .serviceUnavailable : .internalServerError))
-                #expect(page.text.contains(databaseDown ? "<h1>The intranet is not answering</h1>" : "<h1>Something went wrong</h1>"))
-                #expect(page.headers[.retryAfter] == (databaseDown ? "60" : nil))
-                for leak in ["SELECT", "Leaky", "passwords", "Fluent", "SQLite"] {
-                    #expect(!page.text.contains(leak), "\(leak)")
-                }
-                #expect(page.headers[.contentSecurityPolicy] != nil)
-            }
-        }
-    }
-}
-
-/// A database that does not answer: every call fails as a lost connection would.
-private struct UnreachableDatabase: AnnouncementRepository {
-    struct ConnectionRefused: Error {}
-    func list(_ request: ListRequest, visibility: Visibility) async throws -> (items: [StoredAnnouncement], total: Int) { throw ConnectionRefused() }
-    func find(id: Int, visibility: Visibility) async throws -> StoredAnnouncement? { throw ConnectionRefused() }
-    func create(_ content: AnnouncementContent) async throws -> StoredAnnouncement { throw ConnectionRefused() }
-    func update(id: Int, precondition: WritePrecondition, change: @escaping @Sendable (StoredAnnouncement) throws -> AnnouncementContent) async throws -> StoredAnnouncement {
-        throw ConnectionRefused()
-    }
-    func delete(id: Int, precondition: WritePrecondition) async throws { throw ConnectionRefused() }
-    func ping() async throws { throw ConnectionRefused() }
 }

@@ -9,6 +9,8 @@ import Testing
 /// `POST /imports/wordpress` and the importer behind it, with WXR fixtures written for these
 /// tests (Fixtures/wordpress): both editors, shortcodes, every status, CDATA split across
 /// sections, entities, non-Latin text, emoji in titles.
+///
+/// One piece, past 300 lines: every test reads the same fixtures through the same route and report.
 @Suite("WordPress import")
 struct WordPressImportTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/wordpress")

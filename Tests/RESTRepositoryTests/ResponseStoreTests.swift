@@ -8,6 +8,9 @@ import Testing
 
 /// A server of notes behind a mock transport: answers `GET /notes/{id}` and `GET /notes` with
 /// ETags and 304s, applies `PUT`, and can be "unplugged".
+///
+/// (The file is one piece, past 300 lines: the notes server, its client and the store's tests
+/// that run against them belong together.)
 private actor NotesServer {
     var notes: [Int: String] = [1: "first", 2: "second"]
     var version = 1
