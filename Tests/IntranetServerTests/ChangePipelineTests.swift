@@ -167,3 +167,41 @@ extension ChangePipelineTests {
         }
     }
 }
+
+extension ChangePipelineTests {
+    @Test("subscribers get every change once, numbered in order, with its domains and what it touched")
+    func subscribersSeeEveryChange() async throws {
+        try await withTestServer { server, client in
+            var changes = server.changes.changes().makeAsyncIterator()
+            let created = try await client.send(.post, "/announcements", json: #"{"title":"Heard"}"#).object()
+            let id = try #require(created["id"] as? Int)
+            try Self.expect(.ok, try await client.send(.patch, "/people/9", json: #"{"location":"Desk 4"}"#))
+            try Self.expect(.noContent, try await client.send(.delete, "/announcements/\(id)"))
+            let first = try #require(await changes.next())
+            let second = try #require(await changes.next())
+            let third = try #require(await changes.next())
+            #expect(first.domains == .announcements && first.subjects == [.announcement(id: id, .created)] && first.origin == .local)
+            #expect(second.domains == .people && second.subjects == [.person(id: 9, .changed)])
+            #expect(third.subjects == [.announcement(id: id, .deleted)])
+            #expect([first, second, third].map(\.sequence) == [first.sequence, first.sequence + 1, first.sequence + 2])
+        }
+    }
+
+    @Test("concurrent writes reach a subscriber in sequence order, each once")
+    func concurrentChangesInOrder() async throws {
+        let changes = ChangePipeline()
+        let stream = changes.changes()
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<200 {
+                group.addTask { changes.committed(Change(domains: index.isMultiple(of: 2) ? .announcements : .people)) }
+            }
+        }
+        var sequences: [UInt64] = []
+        for await change in stream {
+            sequences.append(change.sequence)
+            if sequences.count == 200 { break }
+        }
+        #expect(sequences == Array(1...200))
+        #expect(changes.generations[.announcements] == 100 && changes.generations[.people] == 100 && changes.generations[.accounts] == 0)
+    }
+}

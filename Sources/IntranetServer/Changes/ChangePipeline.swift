@@ -31,6 +31,8 @@ final class ChangePipeline: Sendable {
     /// Where ``catchUp()`` reads the revisions; without one (unit tests) it reads none.
     let database: (any Database)?
     private let state = Mutex(State())
+    /// Held while one change is handed out, so the next waits for it (never while `state` is).
+    private let publishing = Mutex(())
 
     init(database: (any Database)? = nil, trust: ChangeTrust = .always()) {
         self.database = database
@@ -128,20 +130,23 @@ final class ChangePipeline: Sendable {
         if !moved.isEmpty { receive(moved) }
     }
 
-    /// Moves the generations on, tells the listeners, then the subscribers.
+    /// Moves the generations on, tells the listeners, then the subscribers: one change at a
+    /// time, so listeners and subscribers see changes in the order of their sequence numbers.
     private func apply(_ change: Change) {
-        let (listeners, subscribers, published) = state.withLock { state in
-            state.generations.advance(change.domains)
-            state.sequence += 1
-            var published = change
-            published.sequence = state.sequence
-            return (state.listeners, Array(state.subscribers.values), published)
-        }
-        for listener in listeners {
-            listener.apply(published)
-        }
-        for subscriber in subscribers {
-            subscriber.yield(published)
+        publishing.withLock { _ in
+            let (listeners, subscribers, published) = state.withLock { state in
+                state.generations.advance(change.domains)
+                state.sequence += 1
+                var published = change
+                published.sequence = state.sequence
+                return (state.listeners, Array(state.subscribers.values), published)
+            }
+            for listener in listeners {
+                listener.apply(published)
+            }
+            for subscriber in subscribers {
+                subscriber.yield(published)
+            }
         }
     }
 }
