@@ -18,7 +18,9 @@ public enum PersonRules {
     public static func textProblem(_ text: String) -> String? {
         let trimmed = normalized(text)
         if trimmed.isEmpty { return "must not be empty or only white space" }
-        if trimmed.unicodeScalars.count > maxTextCodePoints { return "must be at most \(maxTextCodePoints) characters" }
+        // The limit counts the value as sent, white space around it included, as the OpenAPI
+        // document's `maxLength` does: a value the document refuses is refused here too.
+        if text.unicodeScalars.count > maxTextCodePoints { return "must be at most \(maxTextCodePoints) characters" }
         if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "must not contain control characters" }
         return nil
     }
@@ -28,7 +30,7 @@ public enum PersonRules {
     /// or any non-ASCII letter) with at least one dot.
     public static func emailProblem(_ email: String) -> String? {
         let trimmed = normalized(email)
-        if trimmed.unicodeScalars.count > maxEmailCodePoints { return "must be at most \(maxEmailCodePoints) characters" }
+        if email.unicodeScalars.count > maxEmailCodePoints { return "must be at most \(maxEmailCodePoints) characters" }
         let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, let local = parts.first, let domain = parts.last, !local.isEmpty, local.utf8.count <= 64,
               !local.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control || "<>()[]\\,;:\"".unicodeScalars.contains($0) }),
@@ -45,7 +47,7 @@ public enum PersonRules {
     /// The problem with an optional short text (phone, location), or `nil`.
     public static func optionalTextProblem(_ text: String, maxCodePoints: Int) -> String? {
         let trimmed = normalized(text)
-        if trimmed.unicodeScalars.count > maxCodePoints { return "must be at most \(maxCodePoints) characters" }
+        if text.unicodeScalars.count > maxCodePoints { return "must be at most \(maxCodePoints) characters" }
         if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "must not contain control characters" }
         return nil
     }

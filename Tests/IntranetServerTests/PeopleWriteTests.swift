@@ -176,15 +176,21 @@ extension PeopleTests {
         }
     }
 
-    static let phones = ["", "  ", "\t", "+351 21 555 0100", " 12 ", "(030) 123-45 x12", "abc", "12a", "+", "١٢٣"]
+    static let phones = [
+        "", "  ", "\t", "+351 21 555 0100", " 12 ", "(030) 123-45 x12", "abc", "12a", "+", "١٢٣",
+        String(repeating: " ", count: 41), String(repeating: "1", count: 40), " " + String(repeating: "1", count: 40),
+    ]
 
-    @Test("the OpenAPI pattern of a person's phone admits exactly the phones the server accepts", arguments: phones)
+    @Test("the OpenAPI schema of a person's phone (pattern and length) admits exactly the phones the server accepts", arguments: phones)
     func documentedPhoneSyntax(phone: String) async throws {
         let document = try #require(try JSONSerialization.jsonObject(with: OpenAPIDocument.data()) as? [String: Any])
         let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
         let properties = try #require((schemas["PersonPatch"] as? [String: Any])?["properties"] as? [String: Any])
-        let pattern = try NSRegularExpression(pattern: try #require((properties["phone"] as? [String: Any])?["pattern"] as? String))
+        let schema = try #require(properties["phone"] as? [String: Any])
+        let pattern = try NSRegularExpression(pattern: try #require(schema["pattern"] as? String))
+        let maxLength = try #require(schema["maxLength"] as? Int)
         let documented = pattern.firstMatch(in: phone, range: NSRange(phone.startIndex..., in: phone)) != nil
+            && phone.unicodeScalars.count <= maxLength
         try await withTestServer { _, client in
             let answer = try await client.send(.patch, "/people/3", json: #"{"phone":\#(Body.string(phone))}"#)
             #expect((answer.status == .ok) == documented, "\(answer.status) for \"\(phone)\", documented \(documented ? "valid" : "invalid")")
