@@ -38,3 +38,17 @@ struct SearchCounts: Decodable {
     let total: Int
     let highest: Int?
 }
+
+/// A search through a trigram index, which can answer texts of three characters or more only;
+/// shorter ones go to the next strategy.
+protocol TrigramPeopleSearch: PeopleSearchStrategy {
+    /// The page and count for a text of three characters or more.
+    func indexedSearch(_ text: String, _ request: PersonListRequest) async throws -> (items: [StoredPerson], total: Int)
+}
+
+extension TrigramPeopleSearch {
+    func search(_ text: String, _ request: PersonListRequest) async throws -> (items: [StoredPerson], total: Int)? {
+        guard text.count >= 3 else { return nil }
+        return try await indexedSearch(text, request)
+    }
+}

@@ -1,13 +1,8 @@
 import SQLKit
 
 /// Searches of three characters or more on PostgreSQL, through the `pg_trgm` index.
-struct PostgresTrigramPeopleSearch: PeopleSearchStrategy {
+struct PostgresTrigramPeopleSearch: TrigramPeopleSearch {
     let sql: any SQLDatabase
-
-    func search(_ text: String, _ request: PersonListRequest) async throws -> (items: [StoredPerson], total: Int)? {
-        guard text.count >= 3 else { return nil }
-        return try await postgresSearch(text, request)
-    }
 
     /// A search of three characters or more on PostgreSQL, where the `pg_trgm` index (see
     /// ``AddPeopleSearchIndex``) answers the `LIKE`. As on SQLite, the count decides the plan:
@@ -15,7 +10,7 @@ struct PostgresTrigramPeopleSearch: PeopleSearchStrategy {
     /// planner may walk the sort's index instead and read everyone for a rare text: 81 ms
     /// against 13 for 100,000 people); many are left to the planner, which walks the index and
     /// stops at the page.
-    private func postgresSearch(
+    func indexedSearch(
         _ text: String, _ request: PersonListRequest
     ) async throws -> (items: [StoredPerson], total: Int) {
         let matches = SearchPattern.like("search_key", containing: text)

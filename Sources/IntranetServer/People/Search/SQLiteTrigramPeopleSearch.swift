@@ -1,13 +1,8 @@
 import SQLKit
 
 /// Searches of three characters or more on SQLite, through the FTS5 trigram table.
-struct SQLiteTrigramPeopleSearch: PeopleSearchStrategy {
+struct SQLiteTrigramPeopleSearch: TrigramPeopleSearch {
     let sql: any SQLDatabase
-
-    func search(_ text: String, _ request: PersonListRequest) async throws -> (items: [StoredPerson], total: Int)? {
-        guard text.count >= 3 else { return nil }
-        return try await trigramSearch(text, request)
-    }
 
     /// A search of three characters or more on SQLite, through the FTS5 trigram table (see
     /// ``AddPeopleSearchIndex``): the text as a phrase of trigrams, which matches exactly where
@@ -16,7 +11,7 @@ struct SQLiteTrigramPeopleSearch: PeopleSearchStrategy {
     /// The count comes first; it decides how the page is found. A text many people match is
     /// found soonest by walking the sort's index and stopping at the page; one few people match
     /// by sorting those few (walking the index would read everyone).
-    private func trigramSearch(
+    func indexedSearch(
         _ text: String, _ request: PersonListRequest
     ) async throws -> (items: [StoredPerson], total: Int) {
         let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
