@@ -154,6 +154,14 @@ public struct HTMLSanitizer: Sendable {
 }
 
 /// Writes the kept part of a tree as HTML, counting what it leaves out.
+extension HTMLSanitizer {
+    /// `text` with `&`, `<`, `>`, `"` and `'` escaped: safe as an element's text and inside a
+    /// quoted attribute.
+    public static func escape(_ text: String) -> String {
+        Writer.escapeAttribute(text)
+    }
+}
+
 private struct Writer {
     let sanitizer: HTMLSanitizer
     var output = ""

@@ -82,10 +82,12 @@ public struct AppConfiguration: Sendable {
     /// The shortest and longest ``stalenessBound`` accepted.
     public static let stalenessBoundRange = Duration.milliseconds(50)...Duration.seconds(60)
     /// How long a session found in the database is used without asking again
-    /// (``SessionRememberingAccountRepository``); `nil`: a second on SQLite (changes made by
-    /// other processes on the file are seen that late), a minute on PostgreSQL (the change feed
-    /// announces them). Tests set it.
+    /// (``SessionRememberingAccountRepository``); `nil`: until it expires or a change forgets it
+    /// (changes made by other processes reach the server through ``RevisionWatcher`` on SQLite,
+    /// the change feed on PostgreSQL). Tests set it.
     var sessionRecheckInterval: Duration?
+    /// Most answers the response cache keeps, and their bytes (``ResponseCache``).
+    var answerCacheLimits = CacheLimits(entries: 10_000, bytes: 64 << 20)
     /// On SIGTERM or SIGINT the server stops accepting connections and lets requests in
     /// flight finish for up to this long (`SHUTDOWN_GRACE_SECONDS`; 30 s by default), then
     /// cancels what is left and closes the database.

@@ -20,7 +20,10 @@ func buildRouter(
     if let token = configuration.metricsToken, let metrics = dependencies.metrics {
         let sessionCounter = FluentAccountRepository(database: dependencies.database.database)
         let now = configuration.now
-        service.metricsRoute = .init(token: token, metrics: metrics, activeSessions: { try await sessionCounter.countActiveSessions(now: now()) })
+        let (cache, sessions) = (dependencies.cache, dependencies.accounts)
+        service.metricsRoute = .init(
+            token: token, metrics: metrics, activeSessions: { try await sessionCounter.countActiveSessions(now: now()) },
+            caches: { [cache.report, sessions.report] })
     }
     service.addRoutes(to: &serviceRoutes)
 

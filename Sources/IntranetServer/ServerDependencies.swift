@@ -43,13 +43,21 @@ struct ServerDependencies {
         metrics = configuration.metricsToken.map { _ in
             ServerMetrics(poolSize: database.isShared ? configuration.databasePoolSize : 1, poolUse: database.poolUse)
         }
-        cache = ResponseCache(changes: changes, metrics: metrics)
+        let grantsDatabase = database.database
+        cache = ResponseCache(
+            limits: configuration.answerCacheLimits, changes: changes,
+            grants: { try await FluentAnnouncementRepository.readerGrants(on: grantsDatabase) }, metrics: metrics)
         accounts = SessionRememberingAccountRepository(
             base: FluentAccountRepository(database: database.database, changes: changes),
-            recheckInterval: configuration.sessionRecheckInterval ?? (database.isShared ? .seconds(60) : .seconds(1)),
-            trust: trust)
+            recheckInterval: configuration.sessionRecheckInterval, trust: trust, metrics: metrics)
         changes.add(accounts)
         var services: [any Service] = [database]
+        if !database.isShared {
+            // Other processes on the same file (the command-line tools) write beside the server:
+            // their writes from now on count, whatever this instance remembers is read later.
+            changes.start(from: try await ChangeRevisions.read(on: database.database))
+            services.append(RevisionWatcher(database: database.database, changes: changes, work: database.backgroundWork, logger: logger))
+        }
         if let connection = database.postgresConnection, case .postgres(_, let schema) = configuration.storage {
             let feed = ChangeFeed(
                 configuration: connection, eventLoop: database.eventLoop, schema: schema, trust: trust,

@@ -31,6 +31,12 @@ struct MetricsTests {
             #expect(values[#"http_request_duration_seconds_count{route="/announcements/{id}",method="GET"}"#] == 3)
             #expect(values[#"intranet_cache_lookups_total{cache="early",result="hit"}"#] == 1)
             #expect(values["intranet_failed_logins_total"] == 1)
+            #expect((values[#"intranet_cache_entries{cache="answers"}"#] ?? 0) >= 2)  // a route entry and an early answer
+            #expect((values[#"intranet_cache_bytes{cache="answers"}"#] ?? 0) > 0)
+            #expect(values[#"intranet_cache_entries_limit{cache="answers"}"#] == 10_000)
+            #expect(values[#"intranet_cache_evictions_total{cache="answers"}"#] == 0)
+            #expect(values[#"intranet_cache_entries_limit{cache="sessions"}"#] == 100_000)
+            #expect(values[#"intranet_cache_evictions_total{cache="sessions"}"#] == 0)
             #expect(values["intranet_active_sessions"] == Double(TestUser.allCases.count))
             #expect(values["intranet_database_pool_connections"] == 1)
             #expect(values["intranet_database_pool_in_use"] == 0, "nothing else runs while the metrics are written")

@@ -63,7 +63,8 @@ struct SessionRememberingTests {
 
     func remembering(for interval: Duration = .seconds(60), capacity: Int = 100) async throws -> SessionRememberingAccountRepository {
         try await base.createSession(userID: 7, tokenHash: "h1", expiresAt: now.addingTimeInterval(3600))
-        let accounts = SessionRememberingAccountRepository(base: base, recheckInterval: interval, capacity: capacity)
+        let accounts = SessionRememberingAccountRepository(
+            base: base, recheckInterval: interval, limits: CacheLimits(entries: capacity, bytes: 1 << 20))
         base.changes.add(accounts)
         return accounts
     }
@@ -112,6 +113,21 @@ struct SessionRememberingTests {
         #expect(base.lookups == 5)
     }
 
+    @Test("concurrent first requests of one session wait for one lookup; of different sessions, one each")
+    func oneLookupPerSession() async throws {
+        let accounts = try await remembering()
+        try await base.createSession(userID: 7, tokenHash: "h2", expiresAt: now.addingTimeInterval(3600))
+        base.duringLookup.withLockedValue { $0 = { try await Task.sleep(for: .milliseconds(50)) } }
+        let found = try await withThrowingTaskGroup(of: ActiveSession?.self) { group in
+            for index in 0..<40 {
+                group.addTask { try await accounts.session(tokenHash: index.isMultiple(of: 2) ? "h1" : "h2", now: self.now) }
+            }
+            return try await group.reduce(into: [ActiveSession?]()) { $0.append($1) }
+        }
+        #expect(found.count == 40 && found.allSatisfy { $0 != nil })
+        #expect(base.lookups == 2)
+    }
+
     @Test("a remembered session is not used past its expiry")
     func expiry() async throws {
         let accounts = try await remembering()
@@ -154,7 +170,7 @@ struct SessionRememberingTests {
         #expect(after == nil)
     }
 
-    @Test("it remembers at most its capacity of sessions")
+    @Test("it remembers at most its capacity of sessions, letting go of the one used least, not of all")
     func bounded() async throws {
         let accounts = try await remembering(capacity: 2)
         for hash in ["h2", "h3"] { try await base.createSession(userID: 7, tokenHash: hash, expiresAt: now.addingTimeInterval(3600)) }
@@ -162,9 +178,13 @@ struct SessionRememberingTests {
         _ = try await accounts.session(tokenHash: "h1", now: now)
         #expect(base.lookups == 2)
 
-        _ = try await accounts.session(tokenHash: "h3", now: now)  // full: starts over
+        _ = try await accounts.session(tokenHash: "h3", now: now)  // full: h2, used once, goes
         _ = try await accounts.session(tokenHash: "h3", now: now)
         _ = try await accounts.session(tokenHash: "h1", now: now)
+        #expect(base.lookups == 3)
+        _ = try await accounts.session(tokenHash: "h2", now: now)
         #expect(base.lookups == 4)
+        #expect(accounts.report.entries == 2)
+        #expect(accounts.report.evictions == 2)
     }
 }

@@ -1,25 +1,36 @@
+import IntranetAPI
 import NIOConcurrencyHelpers
 
 /// Encoded answers of the read routes, so a read costs a lookup instead of a query and an
-/// encoding.
+/// encoding; kept once per *view* (what a kind of caller may see), not once per caller.
 ///
-/// Two kinds of entries share one history: the routes' own entries, keyed by what the route
-/// decided (version, kind of caller, query), and whole public answers keyed by the request as it
-/// came off the socket (``PublicAnswerKey``), which ``PublicAnswerHandler`` serves without
-/// entering the application. Each entry names the ``ChangeDomains`` it was read from.
+/// Two kinds of entries share one ``BoundedCache`` (one limit, one eviction policy): the routes'
+/// own entries, keyed by what the route decided (version, view, query), and whole answers keyed
+/// by the request as it came off the socket (``PublicAnswerKey``), which ``PublicAnswerHandler``
+/// serves without entering the application. Each entry names the ``ChangeDomains`` it was read
+/// from.
+///
+/// Views: signed out (`public`), editors and admins (`all`), and readers, who share a view with
+/// every reader named in the same restricted announcements (``view(for:)``). Which restricted
+/// announcements name whom is kept here too, read in one query after each change of
+/// announcements, so that a reader's view costs a dictionary lookup.
 ///
 /// Correctness rules:
 /// - The cache is a ``ChangeListener`` of the ``ChangePipeline``: every committed write drops
-///   the entries that depend on a domain it changed, and only those, before the write's
-///   response is sent, so a client never reads its own write stale.
+///   the entries that depend on a domain it changed (and, for announcements, the readers' views),
+///   and only those, before the write's response is sent, so a client never reads its own
+///   write stale.
 /// - A read that began before a write cannot store what it read after the write dropped the
-///   cache: ``store(_:for:dependsOn:ifStillAt:)`` compares the generations of the entry's
-///   domains with those the read started at.
+///   cache: stores compare the generations of the entry's domains with those the read started
+///   at; a key made from a reader's view is used only at the generation the view was read at.
 /// - When other server instances share the database, the cache is trusted only while the
 ///   pipeline's ``ChangePipeline/trust`` says so (``ChangeFeed`` keeps it trusted and hands
-///   other instances' writes to the pipeline). While it is not, public answers are not served
+///   other instances' writes to the pipeline). While it is not, answers are not served early
 ///   and each route read first has the pipeline compare the database's revisions
 ///   (``ChangePipeline/catchUp()``), so a write made elsewhere is seen at once.
+///
+/// One piece, past 300 lines: the entries, the readers' views and the generations they are read
+/// at share one lock, and the rules above hold only while every path reads them under it.
 final class ResponseCache: Sendable {
     /// A point in the cache's history; entries read at an older generation of a domain they
     /// depend on are not stored.
@@ -27,143 +38,245 @@ final class ResponseCache: Sendable {
         fileprivate let value: DomainGenerations
     }
 
-    private struct Entry<Value: Sendable>: Sendable {
-        var value: Value
-        var domains: ChangeDomains
+    /// What a caller may see, as a key its answers are kept under, and when that was read.
+    struct View: Sendable {
+        /// `public` (signed out), `all` (editors and admins), or a readers' view.
+        let key: String
+        /// The generation the key was read at: answers under it are used and kept only then.
+        let generation: Generation
     }
 
-    /// What a route keeps: a whole answer, or the main part of a web page.
+    /// Reads the grants of every restricted announcement.
+    typealias GrantsLoader = @Sendable () async throws -> ReaderGrants
+
+    private enum Key: Hashable, Sendable {
+        case route(String)
+        case early(PublicAnswerKey)
+
+        /// Bytes the key itself holds, counted with its entry.
+        var size: Int {
+            switch self {
+            case .route(let key): key.utf8.count
+            case .early(let key): key.size
+            }
+        }
+    }
+
+    /// What is kept: a whole answer, the main part of a web page, a signed-in page with its
+    /// personal places open, or an answer as sent.
     private enum Kept: Sendable {
         case response(CachedResponse)
         case page(PageFragment)
+        case personal(PersonalPage)
+        case early(PublicAnswer)
 
         var size: Int {
             switch self {
-            case .response(let response): response.body.readableBytes
+            case .response(let response): response.body.readableBytes + 256
             case .page(let fragment): fragment.size
+            case .personal(let page): page.size + 256
+            case .early(let answer): answer.body.readableBytes + 256
             }
         }
+    }
+
+    private struct Entry: Sendable {
+        var value: Kept
+        var domains: ChangeDomains
     }
 
     private struct State {
         var generations = DomainGenerations()
-        var entries: [String: Entry<Kept>] = [:]
-        var publicAnswers: [PublicAnswerKey: Entry<PublicAnswer>] = [:]
-        var bodyBytes = 0
+        var entries: BoundedCache<Key, Entry>
+        /// Each reader's view key, read at `viewsGeneration`; `nil` until read after a change.
+        var views: [Int: String]?
+        var viewsGeneration = DomainGenerations()
         var publicAnswerHits = 0
 
-        mutating func removeAll() {
-            entries.removeAll(keepingCapacity: true)
-            publicAnswers.removeAll(keepingCapacity: true)
-            bodyBytes = 0
-        }
-
-        /// Drops the entries that depend on any of `domains`.
-        mutating func remove(dependingOn domains: ChangeDomains) {
-            entries = entries.filter { _, entry in
-                guard entry.domains.isDisjoint(with: domains) else {
-                    bodyBytes -= entry.value.size
-                    return false
-                }
-                return true
-            }
-            publicAnswers = publicAnswers.filter { _, entry in
-                guard entry.domains.isDisjoint(with: domains) else {
-                    bodyBytes -= entry.value.body.readableBytes
-                    return false
-                }
-                return true
-            }
-        }
-
-        /// Makes room for an entry of `size` body bytes that replaces one of `replacedSize` bytes
-        /// (`nil`: a new entry), starting over when full.
-        mutating func makeRoom(forEntryOf size: Int, replacing replacedSize: Int?, capacity: Int, byteBudget: Int) {
-            bodyBytes -= replacedSize ?? 0
-            if (replacedSize == nil && entries.count + publicAnswers.count >= capacity) || bodyBytes + size > byteBudget {
-                removeAll()
-            }
-            bodyBytes += size
+        /// The view of `user`, when known without asking the database.
+        func viewKey(for user: User?, readsGrants: Bool) -> String? {
+            guard let user else { return "public" }
+            if user.role >= .editor { return "all" }
+            guard readsGrants else { return "u\(user.id)" }
+            guard let views, viewsGeneration.agrees(with: generations, on: .announcements) else { return nil }
+            return views[user.id] ?? "r"
         }
     }
 
-    /// Most entries kept; query strings are client-controlled, so the cache must not grow without
-    /// bound. Past this, the cache starts over.
-    let capacity: Int
-    /// Most body bytes kept over all entries; past this, the cache starts over. An entry larger
-    /// than this is not kept at all.
-    let byteBudget: Int
+    /// The most entries and bytes kept.
+    let limits: CacheLimits
     /// Where changes come from, and whether entries may be used without asking the database.
     let changes: ChangePipeline
-    private let state = NIOLockedValueBox(State())
+    private let loadGrants: GrantsLoader?
+    private let state: NIOLockedValueBox<State>
 
     /// Counts hits and misses, when metrics are on.
     private let metrics: ServerMetrics?
 
     /// Makes a cache and adds it to `changes`' listeners.
-    init(capacity: Int = 2_000, byteBudget: Int = 64 << 20, changes: ChangePipeline, metrics: ServerMetrics? = nil) {
-        self.capacity = capacity
-        self.byteBudget = byteBudget
+    ///
+    /// - Parameters:
+    ///   - limits: most entries and bytes kept (bodies, and keys counted with their entries).
+    ///   - grants: reads which announcements name whom; without it (tests of the cache alone),
+    ///     each reader has a view of their own.
+    init(
+        limits: CacheLimits = .init(entries: 10_000, bytes: 64 << 20), changes: ChangePipeline,
+        grants: GrantsLoader? = nil, metrics: ServerMetrics? = nil
+    ) {
+        self.limits = limits
         self.changes = changes
+        self.loadGrants = grants
         self.metrics = metrics
+        state = NIOLockedValueBox(State(entries: BoundedCache(limits: limits)))
         changes.add(self)
     }
 
     /// Whether entries may be used without asking the database first.
     var trust: ChangeTrust { changes.trust }
 
-    /// The entry for `key` and the generation to store a fresh one under.
-    func lookup(_ key: String) -> (entry: CachedResponse?, generation: Generation) {
-        let found = state.withLockedValue { state -> (CachedResponse?, Generation) in
-            guard case .response(let response)? = state.entries[key]?.value else { return (nil, Generation(value: state.generations)) }
-            return (response, Generation(value: state.generations))
+    // MARK: Views
+
+    /// What `user` may see, as a key shared by every caller who sees the same: signed out, an
+    /// editor or admin, or a reader — readers named in the same restricted announcements share
+    /// one. Where memory is not trusted on its own, the pipeline compares the database's
+    /// revisions first.
+    func view(for user: User?) async throws -> View {
+        try await changes.catchUp()
+        let readsGrants = loadGrants != nil
+        let known = state.withLockedValue { state in
+            (state.viewKey(for: user, readsGrants: readsGrants), Generation(value: state.generations))
         }
-        metrics?.routeCacheLookup(hit: found.0 != nil)
-        return found
-    }
-
-    /// Stores an entry built from data of `domains` read at `generation`, unless a write to one
-    /// of them came since.
-    func store(_ entry: CachedResponse, for key: String, dependsOn domains: ChangeDomains, ifStillAt generation: Generation) {
-        keep(.response(entry), for: key, dependsOn: domains, ifStillAt: generation)
-    }
-
-    private func keep(_ value: Kept, for key: String, dependsOn domains: ChangeDomains, ifStillAt generation: Generation) {
+        if let key = known.0 { return View(key: key, generation: known.1) }
+        // A reader, and the views are to be read again: the generation comes first, so a change
+        // during the read keeps them from being kept, and the key is used at that generation only.
+        let generation = known.1
+        let views = (try await loadGrants?() ?? ReaderGrants(announcementsByReader: [:])).viewKeys
         state.withLockedValue { state in
-            guard state.generations.agrees(with: generation.value, on: domains), value.size <= byteBudget else { return }
-            state.makeRoom(forEntryOf: value.size, replacing: state.entries[key]?.value.size, capacity: capacity, byteBudget: byteBudget)
-            state.entries[key] = Entry(value: value, domains: domains)
+            guard state.generations.agrees(with: generation.value, on: .announcements) else { return }
+            state.views = views
+            state.viewsGeneration = generation.value
+        }
+        return View(key: user.flatMap { views[$0.id] } ?? "r", generation: generation)
+    }
+
+    // MARK: Route entries
+
+    /// The cached answer for `key`, or a fresh one built and cached.
+    ///
+    /// Where this instance's memory is not trusted on its own (PostgreSQL without a live
+    /// change feed), the pipeline compares the database's revisions first (unless `view` was
+    /// just read, which did), and a domain that moved drops its entries. An answer built while a
+    /// write to one of `domains` happened is not kept.
+    ///
+    /// - Parameters:
+    ///   - key: what tells this answer from every other (with `view`'s key when it has one).
+    ///   - domains: the data the answer is read from.
+    ///   - view: the view the key was made with: a hit and a store only at its generation.
+    ///   - build: builds the answer.
+    func answer(
+        for key: String, dependsOn domains: ChangeDomains, keyedBy view: View? = nil, build: () async throws -> CachedResponse
+    ) async throws -> CachedResponse {
+        try await kept(key, dependsOn: domains, keyedBy: view, build: build, wrap: Kept.response) {
+            if case .response(let entry) = $0 { entry } else { nil }
         }
     }
 
     /// The page fragment kept for `key`, or a fresh one built and kept (the rules of
-    /// ``answer(for:dependsOn:build:)``).
+    /// ``answer(for:dependsOn:keyedBy:build:)``).
     func fragment(
-        for key: String, dependsOn domains: ChangeDomains, build: () async throws -> PageFragment
+        for key: String, dependsOn domains: ChangeDomains, keyedBy view: View? = nil, build: () async throws -> PageFragment
     ) async throws -> PageFragment {
-        try await changes.catchUp()
-        let (found, generation) = state.withLockedValue { state -> (PageFragment?, Generation) in
-            guard case .page(let fragment)? = state.entries[key]?.value else { return (nil, Generation(value: state.generations)) }
-            return (fragment, Generation(value: state.generations))
+        try await kept(key, dependsOn: domains, keyedBy: view, build: build, wrap: Kept.page) {
+            if case .page(let fragment) = $0 { fragment } else { nil }
         }
-        metrics?.routeCacheLookup(hit: found != nil)
-        if let found { return found }
+    }
+
+    /// The signed-in page kept for `key`, or a fresh one built and kept (the rules of
+    /// ``answer(for:dependsOn:keyedBy:build:)``).
+    func personalPage(
+        for key: String, dependsOn domains: ChangeDomains, keyedBy view: View? = nil, build: () async throws -> PersonalPage
+    ) async throws -> PersonalPage {
+        try await kept(key, dependsOn: domains, keyedBy: view, build: build, wrap: Kept.personal) {
+            if case .personal(let page) = $0 { page } else { nil }
+        }
+    }
+
+    private func kept<Value>(
+        _ key: String, dependsOn domains: ChangeDomains, keyedBy view: View?, build: () async throws -> Value,
+        wrap: (Value) -> Kept, unwrap: (Kept) -> Value?
+    ) async throws -> Value {
+        if view == nil { try await changes.catchUp() }
+        let (found, generation) = lookup(.route(key), at: view?.generation)
+        if let found, let value = unwrap(found) { return value }
         let fresh = try await build()
-        keep(.page(fresh), for: key, dependsOn: domains, ifStillAt: generation)
+        keep(wrap(fresh), for: .route(key), dependsOn: domains, ifStillAt: generation)
         return fresh
     }
 
-    /// The public answer for a request, and the generation to store a fresh one under; never an
-    /// answer while the entries are not trusted (the application then checks the database).
-    func publicAnswer(for key: PublicAnswerKey) -> (answer: PublicAnswer?, generation: Generation) {
-        let isTrusted = trust.isTrusted
-        let found = state.withLockedValue { state in
-            guard isTrusted else { return (PublicAnswer?.none, Generation(value: state.generations)) }
-            let answer = state.publicAnswers[key]?.value
-            if answer != nil { state.publicAnswerHits += 1 }
-            return (answer, Generation(value: state.generations))
+    /// The answer kept for route key `key`, and the generation to store a fresh one under.
+    func lookup(_ key: String) -> (entry: CachedResponse?, generation: Generation) {
+        let (found, generation) = lookup(.route(key), at: nil)
+        guard case .response(let entry)? = found else { return (nil, generation) }
+        return (entry, generation)
+    }
+
+    /// Stores an answer built from data of `domains` read at `generation`, unless a write to one
+    /// of them came since.
+    func store(_ entry: CachedResponse, for key: String, dependsOn domains: ChangeDomains, ifStillAt generation: Generation) {
+        keep(.response(entry), for: .route(key), dependsOn: domains, ifStillAt: generation)
+    }
+
+    /// The entry for `key` and the generation to store a fresh one under; nothing when the
+    /// key was made at another generation than the cache's.
+    private func lookup(_ key: Key, at keyGeneration: Generation?) -> (Kept?, Generation) {
+        let found = state.withLockedValue { state -> (Kept?, Generation) in
+            if let keyGeneration, !state.generations.agrees(with: keyGeneration.value, on: .announcements) {
+                return (nil, keyGeneration)
+            }
+            return (state.entries.value(for: key)?.value, keyGeneration ?? Generation(value: state.generations))
         }
-        metrics?.earlyAnswerLookup(hit: found.0 != nil)
+        metrics?.cacheLookup(.route, hit: found.0 != nil)
+        return found
+    }
+
+    private func keep(_ value: Kept, for key: Key, dependsOn domains: ChangeDomains, ifStillAt generation: Generation, readAlso: ChangeDomains = []) {
+        state.withLockedValue { state in
+            guard state.generations.agrees(with: generation.value, on: domains.union(readAlso)) else { return }
+            state.entries.set(Entry(value: value, domains: domains), for: key, size: value.size + key.size)
+        }
+    }
+
+    // MARK: Early answers
+
+    /// The early answer for a signed-out request, and the generation to store a fresh one
+    /// under; never an answer while the entries are not trusted (the application then checks
+    /// the database).
+    func publicAnswer(for key: PublicAnswerKey) -> (answer: PublicAnswer?, generation: Generation) {
+        let found = earlyAnswer(for: key, user: nil)
+        return (found.answer, found.generation)
+    }
+
+    /// The early answer for a request by `user` (`nil`: signed out), the key it is kept under
+    /// (the request's with the user's view), and the generation to store a fresh one under. No
+    /// key when the user's view is not known without the database (the application reads it);
+    /// never an answer while the entries are not trusted.
+    /// With `lookingUp` false (the answer could not be sent now), only the key and generation.
+    func earlyAnswer(
+        for request: PublicAnswerKey, user: User?, lookingUp: Bool = true
+    ) -> (answer: PublicAnswer?, key: PublicAnswerKey?, generation: Generation) {
+        let isTrusted = trust.isTrusted
+        let readsGrants = loadGrants != nil
+        let found = state.withLockedValue { state -> (PublicAnswer?, PublicAnswerKey?, Generation) in
+            let generation = Generation(value: state.generations)
+            guard let view = state.viewKey(for: user, readsGrants: readsGrants) else { return (nil, nil, generation) }
+            let key = user == nil ? request : request.forView(view)
+            guard lookingUp, isTrusted, case .early(let answer)? = state.entries.value(for: .early(key))?.value else {
+                return (nil, key, generation)
+            }
+            state.publicAnswerHits += 1
+            return (answer, key, generation)
+        }
+        if lookingUp, found.1 != nil { metrics?.cacheLookup(.early, hit: found.0 != nil) }
         return found
     }
 
@@ -172,69 +285,52 @@ final class ResponseCache: Sendable {
         state.withLockedValue { Generation(value: $0.generations) }
     }
 
-    /// Stores a public answer built from data of `domains` read at `generation`, unless a write
-    /// to one of them came since.
+    /// Stores an early answer built from data of `domains` read at `generation`, unless a write
+    /// to one of them came since. A signed-in caller's answer is also not stored after a change
+    /// of accounts (their role may have changed between the view and the answer).
     func storePublicAnswer(_ answer: PublicAnswer, for key: PublicAnswerKey, dependsOn domains: ChangeDomains, ifStillAt generation: Generation) {
-        state.withLockedValue { state in
-            guard state.generations.agrees(with: generation.value, on: domains), answer.body.readableBytes <= byteBudget else { return }
-            state.makeRoom(
-                forEntryOf: answer.body.readableBytes, replacing: state.publicAnswers[key]?.value.body.readableBytes,
-                capacity: capacity, byteBudget: byteBudget)
-            state.publicAnswers[key] = Entry(value: answer, domains: domains)
-        }
+        keep(.early(answer), for: .early(key), dependsOn: domains, ifStillAt: generation, readAlso: key.view == nil ? [] : .accounts)
     }
+
+    // MARK: Diagnostics
 
     /// How many entries depend on each set of domains (for tests and diagnostics).
     var entriesByDependency: [ChangeDomains: Int] {
         state.withLockedValue { state in
             var counts: [ChangeDomains: Int] = [:]
-            for entry in state.entries.values { counts[entry.domains, default: 0] += 1 }
-            for entry in state.publicAnswers.values { counts[entry.domains, default: 0] += 1 }
+            for entry in state.entries.allValues { counts[entry.domains, default: 0] += 1 }
             return counts
+        }
+    }
+
+    /// Entries, bytes and evictions now, with the limits (for `/metrics`).
+    var report: CacheReport {
+        state.withLockedValue { state in
+            CacheReport(
+                name: "answers", entries: state.entries.count, bytes: state.entries.bytes, evictions: state.entries.evictions,
+                limits: limits)
         }
     }
 
     /// The number of entries held, of both kinds (for tests and diagnostics).
     var count: Int {
-        state.withLockedValue { $0.entries.count + $0.publicAnswers.count }
+        state.withLockedValue { $0.entries.count }
     }
 
-    /// How many requests were answered from a public answer (for tests and diagnostics).
+    /// How many requests were answered from an early answer (for tests and diagnostics).
     var publicAnswerHits: Int {
         state.withLockedValue { $0.publicAnswerHits }
     }
 }
 
 extension ResponseCache: ChangeListener {
-    /// Drops the entries that depend on a domain the change changed.
+    /// Drops the entries that depend on a domain the change changed (and the readers' views
+    /// with announcements).
     func apply(_ change: Change) {
         state.withLockedValue { state in
             state.generations.advance(change.domains)
-            state.remove(dependingOn: change.domains)
+            if change.domains.contains(.announcements) { state.views = nil }
+            state.entries.removeAll { !$0.domains.isDisjoint(with: change.domains) }
         }
-    }
-}
-
-extension ResponseCache {
-    /// The cached answer for `key`, or a fresh one built and cached.
-    ///
-    /// Where this instance's memory is not trusted on its own (PostgreSQL without a live
-    /// change feed), the pipeline compares the database's revisions first, and a domain that
-    /// moved drops its entries. An answer built while a write to one of `domains` happened is
-    /// not kept.
-    ///
-    /// - Parameters:
-    ///   - key: what tells this answer from every other.
-    ///   - domains: the data the answer is read from.
-    ///   - build: builds the answer.
-    func answer(
-        for key: String, dependsOn domains: ChangeDomains, build: () async throws -> CachedResponse
-    ) async throws -> CachedResponse {
-        try await changes.catchUp()
-        let (entry, generation) = lookup(key)
-        if let entry { return entry }
-        let fresh = try await build()
-        store(fresh, for: key, dependsOn: domains, ifStillAt: generation)
-        return fresh
     }
 }

@@ -18,7 +18,7 @@ import Synchronization
 final class ChangePipeline: Sendable {
     private struct State {
         var generations = DomainGenerations()
-        /// The newest revision of each domain seen by ``catchUp()``.
+        /// The newest revision of each domain seen by ``catchUp()`` or made by this instance.
         var revisions: [ChangeDomain: Int64] = [:]
         var listeners: [any ChangeListener] = []
         var subscribers: [UInt64: AsyncStream<Change>.Continuation] = [:]
@@ -81,18 +81,19 @@ final class ChangePipeline: Sendable {
         _ domains: ChangeDomains, on database: any Database,
         _ body: @escaping @Sendable (_ database: any Database, _ change: inout Change) async throws -> T
     ) async throws -> T {
-        let result: (T, Change)
+        let result: (T, Change, [ChangeDomain: Int64])
         do {
             result = try await database.transaction { database in
                 var change = Change(domains: domains)
                 let value = try await body(database, &change)
-                try await ChangeRevisions.bump(change.domains, on: database)
-                return (value, change)
+                let revisions = try await ChangeRevisions.bump(change.domains, on: database)
+                return (value, change, revisions)
             }
         } catch {
             apply(Change(domains: domains))
             throw error
         }
+        noteOwn(result.2)
         if !result.1.domains.isEmpty { apply(result.1) }
         return result.0
     }
@@ -114,6 +115,25 @@ final class ChangePipeline: Sendable {
     func catchUp() async throws {
         guard !trust.isTrusted, let database else { return }
         catchUp(with: try await ChangeRevisions.read(on: database))
+    }
+
+    /// Takes `revisions` as seen, applying nothing: where everything remembered is read after
+    /// them (at start-up), so that only later writes count in ``catchUp(with:)``.
+    func start(from revisions: [ChangeDomain: Int64]) {
+        state.withLock { state in
+            for (domain, revision) in revisions { state.revisions[domain] = max(state.revisions[domain] ?? revision, revision) }
+        }
+    }
+
+    /// Takes the revisions this instance's own write made as seen, when each follows the newest
+    /// seen directly; after a gap (another process wrote in between) the newest seen stays, so
+    /// the next comparison counts the other write.
+    private func noteOwn(_ revisions: [ChangeDomain: Int64]) {
+        state.withLock { state in
+            for (domain, revision) in revisions where state.revisions[domain] == revision - 1 {
+                state.revisions[domain] = revision
+            }
+        }
     }
 
     /// Compares `revisions` with the newest seen (the first comparison counts as a change).

@@ -7,17 +7,25 @@ import SQLKit
 /// another instance wrote since it last looked.
 enum ChangeRevisions {
     /// Adds one to the revision of each domain in `domains`, inside the caller's transaction.
-    static func bump(_ domains: ChangeDomains, on database: any Database) async throws {
-        guard !domains.isEmpty, let sql = database as? any SQLDatabase else { return }
+    ///
+    /// - Returns: the revisions the write made.
+    @discardableResult
+    static func bump(_ domains: ChangeDomains, on database: any Database) async throws -> [ChangeDomain: Int64] {
+        guard !domains.isEmpty, let sql = database as? any SQLDatabase else { return [:] }
         let rows = domains.members.map(\.revisionRow)
-        try await sql.raw("UPDATE change_revisions SET value = value + 1 WHERE id IN (\(binds: rows))").run()
+        let updated = try await sql.raw("UPDATE change_revisions SET value = value + 1 WHERE id IN (\(binds: rows)) RETURNING id, value").all()
+        return try revisions(of: updated)
     }
 
     /// Every domain's revision as the database holds it now.
     static func read(on database: any Database) async throws -> [ChangeDomain: Int64] {
         guard let sql = database as? any SQLDatabase else { return [:] }
+        return try revisions(of: try await sql.raw("SELECT id, value FROM change_revisions").all())
+    }
+
+    private static func revisions(of rows: [any SQLRow]) throws -> [ChangeDomain: Int64] {
         var revisions: [ChangeDomain: Int64] = [:]
-        for row in try await sql.raw("SELECT id, value FROM change_revisions").all() {
+        for row in rows {
             let id = try row.decode(column: "id", as: Int.self)
             guard let domain = ChangeDomain.allCases.first(where: { $0.revisionRow == id }) else { continue }
             revisions[domain] = try row.decode(column: "value", as: Int64.self)

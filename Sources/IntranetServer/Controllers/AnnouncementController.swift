@@ -33,8 +33,9 @@ struct AnnouncementController: Sendable {
         let query = try ListQuery.parse(rawQuery)
         let representation = try Representation(request, context: context, primary: .announcementSummary)
         let visibility = context.visibility
-        let key = "list|\(representation.version.rawValue)|\(representation.cacheKey)|\(visibility.cacheKey)|\(rawQuery)"
-        let entry = try await cached(key, for: visibility) {
+        let view = try await cache.view(for: context.user)
+        let key = "list|\(representation.version.rawValue)|\(representation.cacheKey)|\(view.key)|\(rawQuery)"
+        let entry = try await cached(key, view: view, for: visibility) {
             let (items, total) = try await repository.list(query.request, visibility: visibility)
             let links = PageLinks(query: query, path: Self.collectionPath, total: total)
             return try AnnouncementRepresentation.list(items, as: representation, links: links)
@@ -46,25 +47,29 @@ struct AnnouncementController: Sendable {
         let id = try Self.announcementID(context)
         let representation = try Representation(request, context: context, primary: .announcement)
         let visibility = context.visibility
-        let key = "detail|\(representation.version.rawValue)|\(representation.cacheKey)|\(visibility.cacheKey)|\(id)"
-        let entry = try await cached(key, for: visibility) {
+        let view = try await cache.view(for: context.user)
+        let key = "detail|\(representation.version.rawValue)|\(representation.cacheKey)|\(view.key)|\(id)"
+        let entry = try await cached(key, view: view, for: visibility) {
             guard let announcement = try await repository.find(id: id, visibility: visibility) else { throw APIError.notFound() }
             return try AnnouncementRepresentation.detail(announcement, as: representation, showsReaders: visibility == .everything)
         }
         return entry.response(for: request)
     }
 
-    /// The cached answer for `key`, or a fresh one built and cached.
+    /// The cached answer for `key` (made with `view`), or a fresh one built and cached: one per
+    /// view, shared by every caller who may see the same.
     ///
     /// Answers say who may keep them: signed-out answers are the same for every signed-out
-    /// caller (`public`), the others are the caller's own (`private`); either is revalidated
-    /// with its `ETag` before reuse (`no-cache`), since any write may change it.
+    /// caller (`public`), the others only for the signed-in caller's own cache (`private`);
+    /// either is revalidated with its `ETag` before reuse (`no-cache`), since any write may
+    /// change it.
     private func cached(
         _ key: String,
+        view: ResponseCache.View,
         for visibility: Visibility,
         build: () async throws -> CachedResponse
     ) async throws -> CachedResponse {
-        try await cache.answer(for: key, dependsOn: .announcements) {
+        try await cache.answer(for: key, dependsOn: .announcements, keyedBy: view) {
             var fresh = try await build()
             fresh.headers[.cacheControl] = visibility == .unrestricted ? "public, no-cache" : "private, no-cache"
             return fresh

@@ -12,6 +12,8 @@ struct ServiceController: Sendable {
         var token: String
         var metrics: ServerMetrics
         var activeSessions: @Sendable () async throws -> Int
+        /// The caches' sizes and evictions now.
+        var caches: @Sendable () -> [CacheReport] = { [] }
     }
 
     let repository: any AnnouncementRepository
@@ -32,7 +34,8 @@ struct ServiceController: Sendable {
         guard Self.sameBytes(sent, metricsRoute.token) else {
             throw AuthService.unauthorized("Send the metrics token: Authorization: Bearer <METRICS_TOKEN>.", invalidToken: !sent.isEmpty)
         }
-        let text = metricsRoute.metrics.exposition(activeSessions: try await metricsRoute.activeSessions())
+        let text = metricsRoute.metrics.exposition(
+            activeSessions: try await metricsRoute.activeSessions(), caches: metricsRoute.caches())
         return Response(
             status: .ok,
             headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],

@@ -126,6 +126,15 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
         }
     }
 
+    /// Which restricted announcements name whom: the response cache's readers' views.
+    static func readerGrants(on database: any Database) async throws -> ReaderGrants {
+        var byReader: [Int: [Int]] = [:]
+        for grant in try await ReaderGrantModel.query(on: database).all() {
+            byReader[grant.userID, default: []].append(grant.announcementID)
+        }
+        return ReaderGrants(announcementsByReader: byReader)
+    }
+
     /// Turns models into announcements, loading the readers of the restricted ones.
     private static func stored(_ models: [AnnouncementModel], on database: any Database) async throws -> [StoredAnnouncement] {
         let restricted = try models.filter(\.isRestricted).map { try $0.requireID() }

@@ -2,9 +2,8 @@ import Foundation
 import IntranetAPI
 import NIOConcurrencyHelpers
 
-/// An ``AccountRepository`` that remembers the sessions it found for a while
-/// (``recheckInterval``), so a signed-in client's stream of requests costs one session query
-/// per interval instead of one each.
+/// An ``AccountRepository`` that remembers the sessions it found, so a signed-in client's
+/// requests cost a dictionary lookup instead of a session query each.
 ///
 /// Correctness rules:
 /// - It is a ``ChangeListener`` of the ``ChangePipeline`` every account write goes through: a
@@ -12,14 +11,16 @@ import NIOConcurrencyHelpers
 ///   change committed, before its caller answers, so a revoked token fails at once. A lookup
 ///   that began before such a change cannot remember what it read (the same generation rule as
 ///   ``ResponseCache``).
-/// - A session is never used past its expiry.
-/// - Changes made around it, by another process on the same SQLite file (`intranet-server users
-///   delete` beside a running server), are seen within ``recheckInterval`` (a second there).
-/// - On a shared PostgreSQL database, remembered sessions are used only while ``trust`` holds:
-///   ``ChangeFeed`` hands the pipeline every change to users or sessions made anywhere (which
-///   names no account, so every session is forgotten), so another instance's logout or role
-///   change counts within the feed's staleness bound;
-///   without a live feed every lookup asks the database.
+/// - A session is never used past its expiry, checked in memory at each use.
+/// - Changes made around it reach it through the pipeline too: on SQLite, another process's
+///   writes to the same file (`intranet-server users delete` beside a running server) are
+///   found by ``RevisionWatcher`` within its interval (a second); on a shared PostgreSQL
+///   database, ``ChangeFeed`` hands the pipeline every change to users or sessions made
+///   anywhere (which names no account, so every session is forgotten), and remembered sessions
+///   are used only while ``trust`` holds; without a live feed every lookup asks the database.
+/// - ``recheckInterval``, when set, also looks a session up again once it is that old.
+/// - At most ``limits`` sessions are remembered, the rarely used let go first
+///   (``BoundedCache``); concurrent first requests of one session share one lookup.
 final class SessionRememberingAccountRepository: AccountRepository {
     /// A session as found by one database lookup: two lookups of the same session are told apart
     /// by when they were made.
@@ -30,66 +31,107 @@ final class SessionRememberingAccountRepository: AccountRepository {
 
     private struct State {
         var generation: UInt64 = 0
-        var sessions: [String: Remembered] = [:]
+        var sessions: BoundedCache<String, Remembered>
+        /// Lookups under way, so that concurrent requests of one session wait for one.
+        var lookups: [String: Task<ActiveSession?, any Error>] = [:]
     }
 
     let base: any AccountRepository
-    /// How long a session found in the database is trusted before it is looked up again.
-    let recheckInterval: Duration
-    /// Most sessions remembered; past this, it starts over.
-    let capacity: Int
+    /// How long a session found in the database is used before it is looked up again; `nil`:
+    /// until it expires or a change forgets it.
+    let recheckInterval: Duration?
+    /// Most sessions remembered (and their estimated bytes).
+    let limits: CacheLimits
     /// Whether remembered sessions may be used at all.
     let trust: ChangeTrust
-    private let state = NIOLockedValueBox(State())
+    /// Counts hits and misses, when metrics are on.
+    private let metrics: ServerMetrics?
+    private let state: NIOLockedValueBox<State>
+
+    /// The bytes a remembered session is counted as: its strings and about as much again.
+    private static func size(of session: ActiveSession) -> Int {
+        256 + session.user.username.utf8.count + session.user.displayName.utf8.count
+    }
 
     init(
-        base: any AccountRepository, recheckInterval: Duration = .seconds(1), capacity: Int = 10_000,
-        trust: ChangeTrust = .always()
+        base: any AccountRepository, recheckInterval: Duration? = nil,
+        limits: CacheLimits = .init(entries: 100_000, bytes: 64 << 20), trust: ChangeTrust = .always(),
+        metrics: ServerMetrics? = nil
     ) {
         self.base = base
         self.recheckInterval = recheckInterval
-        self.capacity = capacity
+        self.limits = limits
         self.trust = trust
+        self.metrics = metrics
+        state = NIOLockedValueBox(State(sessions: BoundedCache(limits: limits)))
     }
 
     func session(tokenHash: String, now: Date) async throws -> ActiveSession? {
         guard trust.isTrusted else { return try await base.session(tokenHash: tokenHash, now: now) }
         let lookedUpAt = ContinuousClock.now
-        let (remembered, generation) = state.withLockedValue { ($0.sessions[tokenHash], $0.generation) }
-        if let remembered, isUsable(remembered, at: lookedUpAt, now: now) {
-            return remembered.session
+        let (remembered, lookup) = state.withLockedValue { state -> (ActiveSession?, Task<ActiveSession?, any Error>?) in
+            if let remembered = state.sessions.value(for: tokenHash), isUsable(remembered, at: lookedUpAt, now: now) {
+                return (remembered.session, nil)
+            }
+            if let lookup = state.lookups[tokenHash] { return (nil, lookup) }
+            let generation = state.generation
+            let lookup = Task { try await self.lookUp(tokenHash: tokenHash, now: now, at: lookedUpAt, generation: generation) }
+            state.lookups[tokenHash] = lookup
+            return (nil, lookup)
         }
-        let found = try await base.session(tokenHash: tokenHash, now: now)
+        metrics?.cacheLookup(.sessions, hit: remembered != nil)
+        if let remembered { return remembered }
+        guard let found = try await lookup!.value else { return nil }
+        // A lookup shared with another request may have started a moment earlier.
+        return found.expiresAt > now ? found : nil
+    }
+
+    /// Reads the session from the database and remembers it, unless a change came since
+    /// `generation`.
+    private func lookUp(tokenHash: String, now: Date, at lookedUpAt: ContinuousClock.Instant, generation: UInt64) async throws -> ActiveSession? {
+        let result: Result<ActiveSession?, any Error>
+        do {
+            result = .success(try await base.session(tokenHash: tokenHash, now: now))
+        } catch {
+            result = .failure(error)
+        }
         state.withLockedValue { state in
-            guard state.generation == generation else { return }
-            guard let found else {
-                state.sessions[tokenHash] = nil
-                return
+            state.lookups[tokenHash] = nil
+            guard state.generation == generation, case .success(let found) = result else { return }
+            if let found {
+                state.sessions.set(Remembered(session: found, checkedAt: lookedUpAt), for: tokenHash, size: Self.size(of: found))
+            } else {
+                state.sessions.remove(tokenHash)
             }
-            if state.sessions[tokenHash] == nil, state.sessions.count >= capacity {
-                state.sessions.removeAll(keepingCapacity: true)
-            }
-            state.sessions[tokenHash] = Remembered(session: found, checkedAt: lookedUpAt)
         }
-        return found
+        return try result.get()
     }
 
     /// The session remembered for a token when ``session(tokenHash:now:)`` would use it without
-    /// asking the database (trusted, checked within ``recheckInterval``, not expired); never asks
-    /// the database. The event loop's early answers use it.
+    /// asking the database (trusted, not expired, and within ``recheckInterval`` when set);
+    /// never asks the database. The event loop's early answers use it.
     func rememberedSession(tokenHash: String, now: Date) -> Remembered? {
         guard trust.isTrusted else { return nil }
         let lookedUpAt = ContinuousClock.now
         return state.withLockedValue { state in
-            guard let remembered = state.sessions[tokenHash], isUsable(remembered, at: lookedUpAt, now: now) else { return nil }
+            guard let remembered = state.sessions.value(for: tokenHash), isUsable(remembered, at: lookedUpAt, now: now) else { return nil }
             return remembered
         }
     }
 
-    /// Whether a remembered session may be used without asking the database: checked within
-    /// ``recheckInterval`` and not expired.
+    /// Whether a remembered session may be used without asking the database: not expired, and
+    /// checked within ``recheckInterval`` when there is one.
     private func isUsable(_ remembered: Remembered, at instant: ContinuousClock.Instant, now: Date) -> Bool {
-        instant - remembered.checkedAt < recheckInterval && remembered.session.expiresAt > now
+        guard remembered.session.expiresAt > now else { return false }
+        guard let recheckInterval else { return true }
+        return instant - remembered.checkedAt < recheckInterval
+    }
+
+    /// The remembered sessions' size and history (for `/metrics`).
+    var report: CacheReport {
+        state.withLockedValue { state in
+            CacheReport(name: "sessions", entries: state.sessions.count, bytes: state.sessions.bytes, evictions: state.sessions.evictions, limits: limits)
+        }
     }
 
     /// Forgets every remembered session.
@@ -97,14 +139,16 @@ final class SessionRememberingAccountRepository: AccountRepository {
         forget(accounts: nil)
     }
 
-    /// Forgets the remembered sessions of `accounts` (of every account when `nil`).
+    /// Forgets the remembered sessions of `accounts` (of every account when `nil`), and lets no
+    /// lookup under way remember what it read.
     func forget(accounts: Set<Int>?) {
         state.withLockedValue { state in
             state.generation &+= 1
+            state.lookups.removeAll()
             if let accounts {
-                state.sessions = state.sessions.filter { !accounts.contains($0.value.session.user.id) }
+                state.sessions.removeAll { accounts.contains($0.session.user.id) }
             } else {
-                state.sessions.removeAll(keepingCapacity: true)
+                state.sessions.removeAll()
             }
         }
     }

@@ -30,15 +30,6 @@ enum Visibility: Sendable, Hashable {
     /// A reader: unrestricted ones and those naming this user id.
     case reader(userID: Int)
 
-    /// A short key for caching answers per kind of caller.
-    var cacheKey: String {
-        switch self {
-        case .everything: "all"
-        case .unrestricted: "public"
-        case .reader(let userID): "u\(userID)"
-        }
-    }
-
     func allows(_ announcement: StoredAnnouncement) -> Bool {
         switch self {
         case .everything: true

@@ -14,8 +14,9 @@ import NIOCore
 ///
 /// Only a request that could not change its answer by anything else has a key: a `GET` without
 /// a body, other conditions, ranges, cookies, cache directives or `Connection: close`, signed
-/// out or with one `Authorization: Bearer` token (whose hash is then part of the key, so a
-/// caller's own answers are never given to another token).
+/// out or with one `Authorization: Bearer` token. A signed-in request's answer is kept under
+/// the caller's view instead of the token (``forView(_:)``): what the caller may see, shared
+/// with every caller who may see the same (``ResponseCache/view(for:)``).
 struct PublicAnswerKey: Hashable, Sendable {
     /// The request headers an answer may vary on; an answer varying on others is not kept.
     static let selectingHeaders: Set<String> = ["accept", "accept-version", "spearal-propertyfilter"]
@@ -38,16 +39,30 @@ struct PublicAnswerKey: Hashable, Sendable {
     /// lines split differently never share a key.
     let propertyFilter: String?
     let ifNoneMatch: String?
-    /// The SHA-256 of the bearer token, for a signed-in request.
-    let tokenHash: String?
+    /// The SHA-256 of the bearer token of a signed-in request as it came (which finds its
+    /// session); `nil` in a key answers are kept under.
+    private(set) var tokenHash: String?
+    /// The view of a signed-in caller, in a key answers are kept under.
+    private(set) var view: String?
+
+    /// The key a signed-in request's answer is kept under: the caller's view instead of their
+    /// token.
+    func forView(_ view: String) -> PublicAnswerKey {
+        var key = self
+        key.tokenHash = nil
+        key.view = view
+        return key
+    }
 
     /// The data an answer to this request is read from: the domain its path reads
-    /// (``ChangeDomains/read(byPath:)``), and accounts too when signed in, since a signed-in
-    /// answer was made for the session as it was.
+    /// (``ChangeDomains/read(byPath:)``).
     var domains: ChangeDomains {
-        var domains = ChangeDomains.read(byPath: target.prefix { $0 != "?" && $0 != "#" })
-        if tokenHash != nil { domains.insert(.accounts) }
-        return domains
+        ChangeDomains.read(byPath: target.prefix { $0 != "?" && $0 != "#" })
+    }
+
+    /// Bytes the key holds, counted against the cache's budget.
+    var size: Int {
+        [target, accept, acceptVersion, propertyFilter, ifNoneMatch, view].reduce(64) { $0 + ($1?.utf8.count ?? 0) }
     }
 
     /// Whether a request asks to close the connection after its answer, which the application
@@ -101,33 +116,29 @@ struct PublicAnswerKey: Hashable, Sendable {
 
 /// A whole `200` (or a `304` to a revalidation) that any signed-out caller may be given, as the
 /// application wrote it, less the headers that belong to one exchange (`Date`, `X-Request-Id`);
-/// or, for a signed-in request, the caller's own answer, which only the same token may be given
-/// again, and only while the very lookup of the session it was made under is still the one
-/// remembered (a new lookup, even of an unchanged session, means a new answer).
+/// or, for a signed-in request, an answer every caller of the same view may be given, and only
+/// while the server remembers their session without asking the database.
 struct PublicAnswer: Sendable {
     /// Largest body kept; larger answers are always built by the application.
     static let maxBodySize = 1 << 20
 
     let head: HTTPResponse
     let body: ByteBuffer
-    /// For a signed-in caller's answer, the remembered session it was made under.
-    let session: SessionRememberingAccountRepository.Remembered?
 
     /// The answer to keep, or `nil` when `head` does not allow keeping it (``mayKeep(_:signedIn:)``).
-    init?(head: HTTPResponse, body: ByteBuffer, session: SessionRememberingAccountRepository.Remembered? = nil) {
-        guard Self.mayKeep(head, signedIn: session != nil), body.readableBytes <= Self.maxBodySize else { return nil }
+    init?(head: HTTPResponse, body: ByteBuffer, signedIn: Bool = false) {
+        guard Self.mayKeep(head, signedIn: signedIn), body.readableBytes <= Self.maxBodySize else { return nil }
         var head = head
         head.headerFields[.date] = nil
         head.headerFields[.requestID] = nil
         self.head = head
         self.body = body
-        self.session = session
     }
 
     /// Whether an answer with this head may be kept, whatever its body: only a `200` or `304`
     /// without `no-store`, varying on no request header beyond
     /// ``PublicAnswerKey/selectingHeaders``, setting no cookie, and marked `Cache-Control: public`
-    /// (signed out) or `private` (signed in: the caller's own).
+    /// (signed out) or `private` (signed in: for the callers of one view, never a shared cache).
     static func mayKeep(_ head: HTTPResponse, signedIn: Bool = false) -> Bool {
         guard head.status == .ok || head.status == .notModified, head.headerFields[.setCookie] == nil else { return false }
         let directives = Set(tokens(head.headerFields[values: .cacheControl]).map { $0.prefix { $0 != "=" } })

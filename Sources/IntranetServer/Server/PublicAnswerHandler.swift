@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import IntranetAPI
 import Logging
 import NIOCore
 import NIOHTTPTypes
@@ -26,11 +27,13 @@ import NIOHTTPTypes
 /// connection handler: with an idle timeout configured, a connection busy only with early
 /// answers would count as idle.
 ///
-/// Signed-in reads are answered here too, from the caller's own earlier answer (kept under the
-/// hash of the token), only while ``SessionRememberingAccountRepository`` remembers that token's
-/// session without needing the database (the rule the application applies) and it is the very
-/// lookup the answer was made under: a logout, an expiry, a role change, a deleted user or a
-/// recheck of the session sends the request back to the application, which answers it afresh.
+/// Signed-in reads are answered here too, from the answer kept for the caller's view (what they
+/// may see, shared with every caller who may see the same: ``ResponseCache/view(for:)``), only
+/// while ``SessionRememberingAccountRepository`` remembers that token's session without needing
+/// the database (the rule the application applies): a logout, an expiry, a role change or a
+/// deleted user sends the request back to the application, which answers it afresh. An answer
+/// the application gave a signed-in caller is kept for their view only when no change of
+/// accounts came between the request and the answer.
 ///
 /// Install it only where a read needs nothing but its target, headers and session: not when
 /// requests must be signed. On PostgreSQL the cache gives out nothing while the change feed does
@@ -43,9 +46,8 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// A request passed to the application, whose answer may be kept.
     private struct Recording {
+        /// The key the answer is kept under (a signed-in caller's with their view).
         let key: PublicAnswerKey
-        /// For a signed-in request, the session remembered when it arrived.
-        let session: SessionRememberingAccountRepository.Remembered?
         /// The data the answer is read from.
         let domains: ChangeDomains
         let generation: ResponseCache.Generation
@@ -93,26 +95,28 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 awaitingAnswers.append(nil)
                 break
             }
-            var session: SessionRememberingAccountRepository.Remembered?
+            var user: User?
             if let tokenHash = key.tokenHash {
-                // A session the application would have to look up: its answer is its own.
+                // A session the application would have to look up: it answers.
                 guard let remembered = sessions?.rememberedSession(tokenHash: tokenHash, now: now()) else {
                     awaitingAnswers.append(nil)
                     break
                 }
-                session = remembered
+                user = remembered.session.user.api
             }
-            if awaitingAnswers.isEmpty, !isClosing, context.channel.isWritable {
-                let (answer, generation) = cache.publicAnswer(for: key)
-                if let answer, answer.session == session {
-                    isDroppingRequestParts = true
-                    send(answer, for: key, to: request, userID: session?.session.user.id, context: context)
-                    return
-                }
-                awaitingAnswers.append(Recording(key: key, session: session, domains: key.domains, generation: generation))
-            } else {
-                awaitingAnswers.append(Recording(key: key, session: session, domains: key.domains, generation: cache.generation))
+            let mayAnswer = awaitingAnswers.isEmpty && !isClosing && context.channel.isWritable
+            let (answer, keptKey, generation) = cache.earlyAnswer(for: key, user: user, lookingUp: mayAnswer)
+            guard let keptKey else {
+                // A view the application reads first.
+                awaitingAnswers.append(nil)
+                break
             }
+            if let answer {
+                isDroppingRequestParts = true
+                send(answer, for: key, to: request, userID: user?.id, context: context)
+                return
+            }
+            awaitingAnswers.append(Recording(key: keptKey, domains: keptKey.domains, generation: generation))
         case .body, .end:
             if isDroppingRequestParts { return }
         }
@@ -133,7 +137,7 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head) where head.status.kind == .informational:
             return
         case .head(let head):
-            if let recording = awaitingAnswers[oldest], PublicAnswer.mayKeep(head, signedIn: recording.session != nil) {
+            if let recording = awaitingAnswers[oldest], PublicAnswer.mayKeep(head, signedIn: recording.key.view != nil) {
                 awaitingAnswers[oldest]?.head = head
             } else {
                 awaitingAnswers[oldest] = nil
@@ -151,7 +155,7 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         case .end:
             guard let recording = awaitingAnswers.removeFirst(), let head = recording.head,
-                let answer = PublicAnswer(head: head, body: recording.body ?? ByteBuffer(), session: recording.session)
+                let answer = PublicAnswer(head: head, body: recording.body ?? ByteBuffer(), signedIn: recording.key.view != nil)
             else { return }
             cache.storePublicAnswer(answer, for: recording.key, dependsOn: recording.domains, ifStillAt: recording.generation)
         }

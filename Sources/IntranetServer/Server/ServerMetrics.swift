@@ -9,8 +9,13 @@ import Synchronization
 /// - `http_requests_total{route,method,status,answered}`: every request, `answered` being
 ///   `application` or `early` (from the cache on the event loop);
 /// - `http_request_duration_seconds{route,method}`: a histogram of the time to answer;
-/// - `intranet_cache_lookups_total{cache,result}`: the route cache (`cache="route"`) and the
-///   early answers (`cache="early"`), `result` `hit` or `miss`;
+/// - `intranet_cache_lookups_total{cache,result}`: the route cache (`cache="route"`), the
+///   early answers (`cache="early"`) and the remembered sessions (`cache="sessions"`), `result`
+///   `hit` or `miss`;
+/// - `intranet_cache_entries{cache}`, `intranet_cache_bytes{cache}`, their limits
+///   `intranet_cache_entries_limit{cache}` and `intranet_cache_bytes_limit{cache}`, and
+///   `intranet_cache_evictions_total{cache}` (entries let go to make room), for the answers
+///   (`cache="answers"`: route entries and early answers share it) and the sessions;
 /// - `intranet_failed_logins_total`, `intranet_active_sessions`;
 /// - `intranet_database_pool_connections` (the configured pool, per instance),
 ///   `intranet_database_pool_in_use` (operations holding or waiting for one of its
@@ -29,10 +34,8 @@ final class ServerMetrics: Sendable {
     private let factory: PrometheusMetricsFactory
     private let requestCounters = Mutex<[RequestKey: CoreMetrics.Counter]>([:])
     private let durationTimers = Mutex<[RouteKey: CoreMetrics.Timer]>([:])
-    private let routeHits: CoreMetrics.Counter
-    private let routeMisses: CoreMetrics.Counter
-    private let earlyHits: CoreMetrics.Counter
-    private let earlyMisses: CoreMetrics.Counter
+    private let lookups: [LookupKey: CoreMetrics.Counter]
+    private let reportedEvictions = Mutex<[String: Int]>([:])
     private let failedLogins: CoreMetrics.Counter
     private let activeSessions: CoreMetrics.Gauge
     private let poolConnections: CoreMetrics.Gauge
@@ -48,6 +51,15 @@ final class ServerMetrics: Sendable {
         var route: String, method: String, status: Int, early: Bool
     }
 
+    /// The caches whose lookups are counted.
+    enum LookupCache: String, CaseIterable, Sendable {
+        case route, early, sessions
+    }
+
+    private struct LookupKey: Hashable {
+        var cache: LookupCache, hit: Bool
+    }
+
     private struct RouteKey: Hashable {
         var route: String, method: String
     }
@@ -60,10 +72,15 @@ final class ServerMetrics: Sendable {
             .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5),
         ]
         self.factory = factory
-        routeHits = Counter(label: "intranet_cache_lookups_total", dimensions: [("cache", "route"), ("result", "hit")], factory: factory)
-        routeMisses = Counter(label: "intranet_cache_lookups_total", dimensions: [("cache", "route"), ("result", "miss")], factory: factory)
-        earlyHits = Counter(label: "intranet_cache_lookups_total", dimensions: [("cache", "early"), ("result", "hit")], factory: factory)
-        earlyMisses = Counter(label: "intranet_cache_lookups_total", dimensions: [("cache", "early"), ("result", "miss")], factory: factory)
+        var lookups: [LookupKey: CoreMetrics.Counter] = [:]
+        for cache in LookupCache.allCases {
+            for hit in [true, false] {
+                lookups[LookupKey(cache: cache, hit: hit)] = Counter(
+                    label: "intranet_cache_lookups_total", dimensions: [("cache", cache.rawValue), ("result", hit ? "hit" : "miss")],
+                    factory: factory)
+            }
+        }
+        self.lookups = lookups
         failedLogins = Counter(label: "intranet_failed_logins_total", factory: factory)
         activeSessions = Gauge(label: "intranet_active_sessions", factory: factory)
         poolConnections = Gauge(label: "intranet_database_pool_connections", factory: factory)
@@ -102,14 +119,9 @@ final class ServerMetrics: Sendable {
         timer.recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + Int64(duration.components.attoseconds / 1_000_000_000))
     }
 
-    /// Counts a lookup of the route cache.
-    func routeCacheLookup(hit: Bool) {
-        (hit ? routeHits : routeMisses).increment()
-    }
-
-    /// Counts a lookup for an early answer.
-    func earlyAnswerLookup(hit: Bool) {
-        (hit ? earlyHits : earlyMisses).increment()
+    /// Counts a lookup of one of the caches.
+    func cacheLookup(_ cache: LookupCache, hit: Bool) {
+        lookups[LookupKey(cache: cache, hit: hit)]?.increment()
     }
 
     /// Counts an import through the API: its report, or `nil` for a file refused as malformed.
@@ -131,12 +143,24 @@ final class ServerMetrics: Sendable {
         failedLogins.increment()
     }
 
-    /// The text `GET /metrics` answers, after `sessions` (the count of sessions not expired)
-    /// and the pool's use are recorded.
-    func exposition(activeSessions sessions: Int) -> [UInt8] {
+    /// The text `GET /metrics` answers, after `sessions` (the count of sessions not expired),
+    /// the caches' sizes and the pool's use are recorded.
+    func exposition(activeSessions sessions: Int, caches: [CacheReport] = []) -> [UInt8] {
         activeSessions.record(sessions)
         poolInUse.record(poolUse.current)
         poolInUsePeak.record(poolUse.peak)
+        for cache in caches {
+            let dimensions = [("cache", cache.name)]
+            Gauge(label: "intranet_cache_entries", dimensions: dimensions, factory: factory).record(cache.entries)
+            Gauge(label: "intranet_cache_bytes", dimensions: dimensions, factory: factory).record(cache.bytes)
+            Gauge(label: "intranet_cache_entries_limit", dimensions: dimensions, factory: factory).record(cache.limits.entries)
+            Gauge(label: "intranet_cache_bytes_limit", dimensions: dimensions, factory: factory).record(cache.limits.bytes)
+            let newEvictions = reportedEvictions.withLock { reported in
+                defer { reported[cache.name] = cache.evictions }
+                return cache.evictions - (reported[cache.name] ?? 0)
+            }
+            Counter(label: "intranet_cache_evictions_total", dimensions: dimensions, factory: factory).increment(by: newEvictions)
+        }
         return registry.emitToBuffer()
     }
 }

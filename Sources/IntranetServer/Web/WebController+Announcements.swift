@@ -16,8 +16,9 @@ extension WebController {
         guard let number = Int(fields["page"] ?? "1"), number >= 1, number <= 1_000_000 else {
             throw APIError.notFound("There is no such page of announcements.")
         }
-        let key = "web|list|\(identity.visibility.cacheKey)|\(number)|\(query ?? "")"
-        return try await page(key, reads: .announcements, identity: identity, request: request) {
+        let view = try await cache.view(for: identity.user)
+        let key = "web|list|\(view.key)|\(number)|\(query ?? "")"
+        return try await page(key, reads: .announcements, view: view, identity: identity, request: request) {
             var list = ListRequest(sort: .createdAt, isDescending: true, offset: (number - 1) * WebPages.pageSize, limit: WebPages.pageSize)
             list.search = query
             let (items, total) = try await repository.list(list, visibility: identity.visibility)
@@ -42,7 +43,8 @@ extension WebController {
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try await self.identity(request)
         let id = try AnnouncementController.announcementID(context)
-        return try await page("web|detail|\(identity.visibility.cacheKey)|\(id)", reads: .announcements, identity: identity, request: request) {
+        let view = try await cache.view(for: identity.user)
+        return try await page("web|detail|\(view.key)|\(id)", reads: .announcements, view: view, identity: identity, request: request) {
             guard let item = try await repository.find(id: id, visibility: identity.visibility) else {
                 throw APIError.notFound("There is no announcement at this address, or it is not shown to you.")
             }

@@ -88,19 +88,19 @@ struct WebController: Sendable {
         return user
     }
 
-    /// A page whose main part depends only on what the user may see and on the data of
-    /// `domains`: that part is built once per visibility and kept in the response cache until a
-    /// change of one of those domains; the layout (who is signed in, the CSRF token) is added
-    /// once per session. Signed out, the whole page is kept and revalidated with its `ETag`
-    /// (`public`); signed in, it is the session's own (`private`), and goes with any change to
-    /// accounts too.
+    /// A page whose main part depends only on what the user may see (`view`, when it reads
+    /// announcements) and on the data of `domains`: that part is built once per view and kept in
+    /// the response cache until a change of one of those domains. Signed out, the whole page is
+    /// kept and revalidated with its `ETag` (`public`). Signed in, the page around it is kept once
+    /// per view and role with the user's name and CSRF token left open, filled in per request
+    /// (``PersonalPage``; `private`), so thousands of sessions share one entry.
     func page(
-        _ key: String, reads domains: ChangeDomains, identity: WebIdentity, request: Request,
+        _ key: String, reads domains: ChangeDomains, view: ResponseCache.View? = nil, identity: WebIdentity, request: Request,
         build: () async throws -> PageFragment
     ) async throws -> Response {
-        let fragment = try await cache.fragment(for: "web|main|" + key, dependsOn: domains, build: build)
+        let fragment = try await cache.fragment(for: "web|main|" + key, dependsOn: domains, keyedBy: view, build: build)
         if identity.user == nil, identity.cookieToSet == nil {
-            let entry = try await cache.answer(for: "web|page|" + key, dependsOn: domains) {
+            let entry = try await cache.answer(for: "web|page|" + key, dependsOn: domains, keyedBy: view) {
                 var entry = Self.entry(templates.layout(main: fragment.main, WebPages.layout(fragment.title, identity)))
                 entry.headers[.cacheControl] = "public, no-cache"
                 return entry
@@ -112,15 +112,13 @@ struct WebController: Sendable {
             if let cookie = identity.cookieToSet { response.setCookie(cookie) }
             return response
         }
-        // Per session (its CSRF token is a digest of the session token) and the user's name and
-        // role as they are now: the layout shows them and carries the token.
-        let who = "\(identity.csrf)|\(user.role.rawValue)|\(user.displayName)"
-        let entry = try await cache.answer(for: "web|session|\(who)|" + key, dependsOn: domains.union(.accounts)) {
-            var entry = Self.entry(templates.layout(main: fragment.main, WebPages.layout(fragment.title, identity)))
-            entry.headers[.cacheControl] = "private, no-cache"
-            return entry
+        let shared = try await cache.personalPage(for: "web|signed-in|\(user.role.rawValue)|" + key, dependsOn: domains, keyedBy: view) {
+            var open = identity
+            open.csrf = PersonalPage.Slot.csrf.marker
+            open.user?.displayName = PersonalPage.Slot.name.marker
+            return PersonalPage(rendered: templates.layout(main: fragment.main, WebPages.layout(fragment.title, open)))
         }
-        return entry.response(for: request)
+        return shared.response(name: user.displayName, csrf: identity.csrf, for: request)
     }
 
     /// A page asking to confirm a deletion, with the form that does it.

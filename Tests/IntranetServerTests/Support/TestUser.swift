@@ -25,7 +25,8 @@ enum TestUser: String, CaseIterable, Sendable {
     /// Creates every test account with a session, straight in the database, unless a restart
     /// finds them there already.
     static func createAll(in server: IntranetServer) async throws {
-        let accounts = FluentAccountRepository(database: server.database.database)
+        // Through the server's own pipeline, as its own writes (not another process's).
+        let accounts = FluentAccountRepository(database: server.database.database, changes: server.changes)
         guard try await accounts.countUsers() == 0 else { return }
         let hash = try await PasswordHasher(cost: 4).hash(password)
         for user in allCases {
