@@ -16,6 +16,8 @@ struct IntranetServer {
     var peopleSearch: PeopleSearchIndex
     /// Where every change travels.
     var changes: ChangePipeline
+    /// The sessions this instance remembers.
+    var sessions: SessionRememberingAccountRepository
 }
 
 /// Builds the intranet server for a configuration: opens and migrates the database (seeding a
@@ -127,5 +129,6 @@ func makeServer(
     )
     return IntranetServer(
         application: application, database: database, cache: dependencies.cache, routes: routes,
-        changeFeed: dependencies.changeFeed, peopleSearch: dependencies.peopleSearch, changes: dependencies.changes)
+        changeFeed: dependencies.changeFeed, peopleSearch: dependencies.peopleSearch, changes: dependencies.changes,
+        sessions: dependencies.accounts)
 }

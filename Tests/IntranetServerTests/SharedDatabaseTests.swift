@@ -145,7 +145,7 @@ struct SharedDatabaseTests {
         }
     }
 
-    @Test("a logout and a role change made through one count on two within the bound; the lockout count is shared")
+    @Test("a logout and a role change made through one count on two within the bound, forgetting that account's sessions only; the lockout count is shared")
     func sessionsAcrossInstances() async throws {
         try await withTwoInstances { one, two in
             let login = try await one.client.send(.post, "/login", json: #"{"username":"reader","password":"correct horse battery"}"#, as: .anonymous)
@@ -159,6 +159,9 @@ struct SharedDatabaseTests {
             try await expectSeen([me], on: two, since: .now, bound: two.bound) { _, answer in
                 answer.status == .unauthorized
             }
+            // The feed named the account: two forgot its sessions only, the editor's stays.
+            let editorHash = SessionToken.hash(TestUser.editor.token)
+            #expect(two.server.sessions.rememberedSession(tokenHash: editorHash, now: Date()) != nil)
 
             try await one.client.send(.patch, "/users/2", json: #"{"role":"reader"}"#, as: .admin).expect(.ok)
             try await expectSeen([editorMe], on: two, since: .now, bound: two.bound) { _, answer in

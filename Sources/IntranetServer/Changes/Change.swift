@@ -28,15 +28,16 @@ struct Change: Sendable, Equatable {
 
     /// The domains whose data changed.
     var domains: ChangeDomains
-    /// What changed in them, as far as known (empty for remote changes, and for writes of many
-    /// rows at once such as an import).
+    /// What changed in them, as far as known (empty for writes of many rows at once such as an
+    /// import, and for remote changes but those of one account, which the change feed names).
     var subjects: [Subject] = []
     var origin: Origin = .local
     /// The change's place among this instance's changes, from 1 (set by the pipeline).
     var sequence: UInt64 = 0
 
-    /// The accounts whose remembered sessions must go: `nil` for every account (a remote
-    /// change to accounts, which names none), empty when no account changed.
+    /// The accounts whose remembered sessions must go: `nil` for every account (a change to
+    /// accounts that names none, as a new user or a change found by comparing revisions), empty
+    /// when no account changed.
     var accounts: Set<Int>? {
         guard domains.contains(.accounts) else { return [] }
         var ids = Set<Int>()

@@ -104,9 +104,17 @@ final class ChangePipeline: Sendable {
         apply(change)
     }
 
-    /// Applies a change made elsewhere, named by the change feed.
+    /// Applies a change made elsewhere, naming only its domains.
     func receive(_ domains: ChangeDomains) {
         apply(Change(domains: domains, origin: .remote))
+    }
+
+    /// Applies a change made elsewhere, as the change feed describes it (the account it
+    /// concerns, when it names one).
+    func receive(_ change: Change) {
+        var change = change
+        change.origin = .remote
+        apply(change)
     }
 
     /// Where memory is not trusted on its own, reads the database's revisions and applies, as a

@@ -44,7 +44,7 @@ final class ChangeFeed: Service, Sendable {
     private let eventLoop: any EventLoop
     private let schema: String?
     private let trust: ChangeTrust
-    private let onChange: @Sendable (ChangeDomains) -> Void
+    private let onChange: @Sendable (Change) -> Void
     private let logger: Logger
     /// Tells this instance's pings and connection apart from other instances'.
     let instance = String(UUID().uuidString.prefix(8)).lowercased()
@@ -58,11 +58,12 @@ final class ChangeFeed: Service, Sendable {
     ///   - trust: extended while the feed is live, revoked when it is lost.
     ///   - stalenessBound: see ``stalenessBound``.
     ///   - logger: the server's logger.
-    ///   - onChange: called, in commit order, with the domains of each change, and with every
-    ///     domain whenever the feed (re)connects.
+    ///   - onChange: called, in commit order, with each change (its domains, and the account it
+    ///     concerns when the trigger names one), and with every domain whenever the feed
+    ///     (re)connects.
     init(
         configuration: PostgresConnection.Configuration, eventLoop: any EventLoop, schema: String?, trust: ChangeTrust,
-        stalenessBound: TimeAmount = defaultStalenessBound, logger: Logger, onChange: @escaping @Sendable (ChangeDomains) -> Void
+        stalenessBound: TimeAmount = defaultStalenessBound, logger: Logger, onChange: @escaping @Sendable (Change) -> Void
     ) {
         var configuration = configuration
         configuration.options.additionalStartupParameters = [("application_name", "\(Self.applicationName) \(instance)")]
@@ -150,10 +151,13 @@ final class ChangeFeed: Service, Sendable {
                         guard payload.hasPrefix(prefix) else { continue }
                         let name = payload.dropFirst(prefix.count)
                         if let domain = ChangeDomain(name: name) {
-                            self.onChange(ChangeDomains(domain))
+                            self.onChange(Change(domains: ChangeDomains(domain), origin: .remote))
+                        } else if let account = Self.account(named: name) {
+                            // A user or their sessions changed (NameChangedAccounts).
+                            self.onChange(Change(domains: .accounts, subjects: [.account(id: account, .changed)], origin: .remote))
                         } else if name == "content" {
                             // A trigger made before the domains were split (SplitChangeDomains).
-                            self.onChange([.announcements, .people])
+                            self.onChange(Change(domains: [.announcements, .people], origin: .remote))
                         } else {
                             guard payload.hasPrefix(pingPrefix),
                                 let number = UInt64(payload.dropFirst(pingPrefix.count)),
@@ -161,7 +165,7 @@ final class ChangeFeed: Service, Sendable {
                             else { continue }
                             if !liveness.withLockedValue({ $0 }) {
                                 // Changes made while no feed listened were never announced.
-                                self.onChange(.all)
+                                self.onChange(Change(domains: .all, origin: .remote))
                                 liveness.withLockedValue { $0 = true }
                                 self.logger.info(
                                     "change feed live: writes through other instances are seen here within \(self.stalenessBound.nanoseconds / 1_000_000) ms")
@@ -175,6 +179,12 @@ final class ChangeFeed: Service, Sendable {
                 group.cancelAll()
             }
         }
+    }
+
+    /// The account id of a notification `accounts:<id>`.
+    static func account(named name: Substring) -> Int? {
+        guard name.hasPrefix("accounts:") else { return nil }
+        return Int(name.dropFirst("accounts:".count))
     }
 
     /// Sends a numbered ping every ``pingInterval``.

@@ -155,6 +155,7 @@ final class DatabaseService: Service, Sendable {
         migrations.add(CreatePeople())
         migrations.add(AddPeopleSearchIndex())
         migrations.add(SplitChangeDomains())
+        migrations.add(NameChangedAccounts())
         if seeds {
             migrations.add(SeedSamplePeople())
         }
