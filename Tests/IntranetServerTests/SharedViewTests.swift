@@ -61,6 +61,20 @@ struct SharedViewTests {
         }
     }
 
+    @Test("a read outside announcements and people is never shared by a view: each reader gets their own /users/me")
+    func personalReadsStayPersonal() async throws {
+        try await withTestServer(mode: .live) { server, client in
+            let third = try await Self.newReader("third", client: client)
+            for _ in 0..<3 {
+                let mine = try await client.send(.get, "/users/me", as: .otherReader)
+                let theirs = try await client.send(.get, "/users/me", headers: [.authorization: "Bearer \(third)"])
+                #expect(try mine.object()["username"] as? String == "otherReader")
+                #expect(try theirs.object()["username"] as? String == "third")
+            }
+            _ = server
+        }
+    }
+
     @Test("web pages: the part around each person is theirs (name, CSRF token), the rest their view's; another view never shows the post")
     func pagesAssembledPerPerson() async throws {
         try await withTestServer(mode: .live) { server, client in

@@ -258,8 +258,9 @@ final class ResponseCache: Sendable {
 
     /// The early answer for a request by `user` (`nil`: signed out), the key it is kept under
     /// (the request's with the user's view), and the generation to store a fresh one under. No
-    /// key when the user's view is not known without the database (the application reads it);
-    /// never an answer while the entries are not trusted.
+    /// key when the user's view is not known without the database (the application reads it),
+    /// or for a signed-in read of a path outside announcements and people (whose answer may be
+    /// the caller's alone); never an answer while the entries are not trusted.
     /// With `lookingUp` false (the answer could not be sent now), only the key and generation.
     func earlyAnswer(
         for request: PublicAnswerKey, user: User?, lookingUp: Bool = true
@@ -268,7 +269,11 @@ final class ResponseCache: Sendable {
         let readsGrants = loadGrants != nil
         let found = state.withLockedValue { state -> (PublicAnswer?, PublicAnswerKey?, Generation) in
             let generation = Generation(value: state.generations)
-            guard let view = state.viewKey(for: user, readsGrants: readsGrants) else { return (nil, nil, generation) }
+            // Signed in, only the reads kept per view (announcements, people) are shared: any
+            // other path may be personal (`/users/me`).
+            guard user == nil || request.domains != .all, let view = state.viewKey(for: user, readsGrants: readsGrants) else {
+                return (nil, nil, generation)
+            }
             let key = user == nil ? request : request.forView(view)
             guard lookingUp, isTrusted, case .early(let answer)? = state.entries.value(for: .early(key))?.value else {
                 return (nil, key, generation)
