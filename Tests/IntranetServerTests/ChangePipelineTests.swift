@@ -188,6 +188,23 @@ extension ChangePipelineTests {
         }
     }
 
+    @Test("revisions this instance's own writes made never count as another's, in whatever order they are noted; another's write between them does")
+    func ownRevisionsAreKnown() async {
+        let changes = ChangePipeline()
+        var stream = changes.changes().makeAsyncIterator()
+        changes.start(from: [.accounts: 10])
+        changes.noteOwn([.accounts: 12])
+        changes.noteOwn([.accounts: 11])
+        changes.catchUp(with: [.accounts: 12])  // both its own: nothing happened elsewhere
+        changes.noteOwn([.accounts: 14])
+        changes.catchUp(with: [.accounts: 14])  // 13 was another's
+        let change = await stream.next()
+        #expect(change?.domains == .accounts && change?.origin == .remote && change?.sequence == 1)
+        changes.catchUp(with: [.accounts: 14])
+        changes.committed(Change(domains: .people))
+        #expect(await stream.next()?.domains == .people)  // nothing in between
+    }
+
     @Test("concurrent writes reach a subscriber in sequence order, each once")
     func concurrentChangesInOrder() async throws {
         let changes = ChangePipeline()

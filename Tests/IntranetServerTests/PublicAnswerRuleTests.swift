@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import IntranetAPI
 import NIOCore
 import Testing
 @testable import IntranetServer
@@ -182,6 +183,18 @@ struct ResponseCacheTests {
         trust.extend(until: .now() + .seconds(60))
         trust.revoke()
         #expect(cache.publicAnswer(for: Self.key).answer == nil)
+    }
+
+    @Test("a signed-in read is kept per view on the announcement and people paths only: any other path may be personal")
+    func personalPathsNeverShared() throws {
+        let (cache, _) = Self.cache()
+        let reader = User(id: 3, username: "reader", displayName: "Reader", role: .reader)
+        let token: HTTPFields = [.authorization: "Bearer some-token"]
+        let me = try #require(PublicAnswerKey(PublicAnswerRuleTests.request(token, target: "/users/me")))
+        let list = try #require(PublicAnswerKey(PublicAnswerRuleTests.request(token, target: "/announcements")))
+        #expect(cache.earlyAnswer(for: me, user: reader).key == nil)
+        #expect(cache.earlyAnswer(for: list, user: reader).key?.view == "u3")
+        #expect(cache.earlyAnswer(for: list, user: reader).key?.tokenHash == nil)
     }
 
     @Test("a public answer read before a write to its domain is not kept after it; a write to another domain does not stop it")

@@ -59,8 +59,9 @@ struct BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private var slots: [Key: Slot] = [:]
     private var probation = CircularBuffer<Place>()
     private var main = CircularBuffer<Place>()
-    private var ghosts: Set<Int> = []
-    private var ghostOrder = CircularBuffer<Int>()
+    /// Ghost key hashes, each with the stamp of its place in `ghostOrder`.
+    private var ghosts: [Int: UInt64] = [:]
+    private var ghostOrder = CircularBuffer<(hash: Int, stamp: UInt64)>()
     private var nextStamp: UInt64 = 0
     private var probationCount = 0
     private var probationBytes = 0
@@ -105,7 +106,7 @@ struct BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             slots.values[index].size = size
         } else {
             nextStamp &+= 1
-            let wasGhost = ghosts.remove(key.hashValue) != nil
+            let wasGhost = ghosts.removeValue(forKey: key.hashValue) != nil
             slots[key] = Slot(value: value, size: size, frequency: 0, isMain: wasGhost, stamp: nextStamp)
             bytes += size
             if wasGhost {
@@ -221,10 +222,14 @@ struct BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private mutating func remember(_ key: Key) {
         let hash = key.hashValue
-        guard ghosts.insert(hash).inserted else { return }
-        ghostOrder.append(hash)
+        guard ghosts[hash] == nil else { return }
+        nextStamp &+= 1
+        ghosts[hash] = nextStamp
+        ghostOrder.append((hash, nextStamp))
         while ghostOrder.count > limits.entries {
-            ghosts.remove(ghostOrder.removeFirst())
+            let oldest = ghostOrder.removeFirst()
+            // A key stored and let go again since has a newer place: that one counts.
+            if ghosts[oldest.hash] == oldest.stamp { ghosts[oldest.hash] = nil }
         }
     }
 

@@ -4,16 +4,29 @@ struct ReaderGrants: Sendable {
     /// The announcements naming each user who is named in any.
     var announcementsByReader: [Int: [Int]]
 
-    /// The view key of each reader named in a restricted announcement: the announcements, in
-    /// order (a digest of them when the list is long). Readers named in the same ones share a key.
-    var viewKeys: [Int: String] {
-        var keys: [String: String] = [:]
+    /// The view of each reader named in a restricted announcement: its key, the announcements in
+    /// order (a digest of them when the list is long), and the announcements themselves, from
+    /// which the view's answers are built. Readers named in the same ones share one.
+    var views: [Int: ReaderView] {
+        var views: [String: ReaderView] = [:]
         return announcementsByReader.mapValues { announcements in
             let list = announcements.sorted().map(String.init).joined(separator: ",")
-            if let key = keys[list] { return key }
-            let key = list.utf8.count <= 64 ? "r:" + list : "r#" + SessionToken.hash(list)
-            keys[list] = key
-            return key
+            if let view = views[list] { return view }
+            let view = ReaderView(
+                key: list.utf8.count <= 64 ? "r:" + list : "r#" + SessionToken.hash(list), announcements: Set(announcements))
+            views[list] = view
+            return view
         }
     }
+}
+
+/// What the readers of one view see beyond the unrestricted announcements.
+struct ReaderView: Sendable, Equatable {
+    /// The key their answers are kept under.
+    let key: String
+    /// The restricted announcements naming each of them.
+    let announcements: Set<Int>
+
+    /// The view of readers named in no restricted announcement.
+    static let unnamed = ReaderView(key: "r", announcements: [])
 }

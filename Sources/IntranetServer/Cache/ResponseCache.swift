@@ -42,6 +42,9 @@ final class ResponseCache: Sendable {
     struct View: Sendable {
         /// `public` (signed out), `all` (editors and admins), or a readers' view.
         let key: String
+        /// What answers kept under the key are built with: for a readers' view, the announcements
+        /// of the view itself, never what one reader's grants are at the moment of reading.
+        let visibility: Visibility
         /// The generation the key was read at: answers under it are used and kept only then.
         let generation: Generation
     }
@@ -88,18 +91,22 @@ final class ResponseCache: Sendable {
     private struct State {
         var generations = DomainGenerations()
         var entries: BoundedCache<Key, Entry>
-        /// Each reader's view key, read at `viewsGeneration`; `nil` until read after a change.
-        var views: [Int: String]?
+        /// Each named reader's view, read at `viewsGeneration`; `nil` until read after a change.
+        var views: [Int: ReaderView]?
         var viewsGeneration = DomainGenerations()
+        /// The read of the views under way, and the generation it started at.
+        var viewsRead: (task: Task<[Int: ReaderView], any Error>, generation: DomainGenerations)?
         var publicAnswerHits = 0
 
-        /// The view of `user`, when known without asking the database.
-        func viewKey(for user: User?, readsGrants: Bool) -> String? {
-            guard let user else { return "public" }
-            if user.role >= .editor { return "all" }
-            guard readsGrants else { return "u\(user.id)" }
+        /// The view of `user` (key and what it is built with), when known without asking the
+        /// database.
+        func view(for user: User?, readsGrants: Bool) -> (key: String, visibility: Visibility)? {
+            guard let user else { return ("public", .unrestricted) }
+            if user.role >= .editor { return ("all", .everything) }
+            guard readsGrants else { return ("u\(user.id)", .reader(userID: user.id)) }
             guard let views, viewsGeneration.agrees(with: generations, on: .announcements) else { return nil }
-            return views[user.id] ?? "r"
+            let view = views[user.id] ?? .unnamed
+            return (view.key, .granted(view.announcements))
         }
     }
 
@@ -143,20 +150,28 @@ final class ResponseCache: Sendable {
     func view(for user: User?) async throws -> View {
         try await changes.catchUp()
         let readsGrants = loadGrants != nil
-        let known = state.withLockedValue { state in
-            (state.viewKey(for: user, readsGrants: readsGrants), Generation(value: state.generations))
+        let (known, generation, read) = state.withLockedValue { state in
+            let generation = Generation(value: state.generations)
+            if let known = state.view(for: user, readsGrants: readsGrants) { return (Optional(known), generation, nil as Task<[Int: ReaderView], any Error>?) }
+            // A reader, and the views are to be read again, once for all who ask at this
+            // generation: a change during the read keeps them from being kept, and a key made
+            // from them is used at the generation the read started at only.
+            if let read = state.viewsRead, read.generation == state.generations { return (nil, Generation(value: read.generation), read.task) }
+            let loadGrants = loadGrants
+            let task = Task { (try await loadGrants?() ?? ReaderGrants(announcementsByReader: [:])).views }
+            state.viewsRead = (task, state.generations)
+            return (nil, generation, task)
         }
-        if let key = known.0 { return View(key: key, generation: known.1) }
-        // A reader, and the views are to be read again: the generation comes first, so a change
-        // during the read keeps them from being kept, and the key is used at that generation only.
-        let generation = known.1
-        let views = (try await loadGrants?() ?? ReaderGrants(announcementsByReader: [:])).viewKeys
+        if let known { return View(key: known.key, visibility: known.visibility, generation: generation) }
+        let views = try await read!.value
         state.withLockedValue { state in
+            if state.viewsRead?.generation == generation.value { state.viewsRead = nil }
             guard state.generations.agrees(with: generation.value, on: .announcements) else { return }
             state.views = views
             state.viewsGeneration = generation.value
         }
-        return View(key: user.flatMap { views[$0.id] } ?? "r", generation: generation)
+        let view = user.flatMap { views[$0.id] } ?? .unnamed
+        return View(key: view.key, visibility: .granted(view.announcements), generation: generation)
     }
 
     // MARK: Route entries
@@ -271,7 +286,7 @@ final class ResponseCache: Sendable {
             let generation = Generation(value: state.generations)
             // Signed in, only the reads kept per view (announcements, people) are shared: any
             // other path may be personal (`/users/me`).
-            guard user == nil || request.domains != .all, let view = state.viewKey(for: user, readsGrants: readsGrants) else {
+            guard user == nil || request.domains != .all, let view = state.view(for: user, readsGrants: readsGrants)?.key else {
                 return (nil, nil, generation)
             }
             let key = user == nil ? request : request.forView(view)
@@ -334,7 +349,10 @@ extension ResponseCache: ChangeListener {
     func apply(_ change: Change) {
         state.withLockedValue { state in
             state.generations.advance(change.domains)
-            if change.domains.contains(.announcements) { state.views = nil }
+            if change.domains.contains(.announcements) {
+                state.views = nil
+                state.viewsRead = nil
+            }
             state.entries.removeAll { !$0.domains.isDisjoint(with: change.domains) }
         }
     }

@@ -20,6 +20,9 @@ final class ChangePipeline: Sendable {
         var generations = DomainGenerations()
         /// The newest revision of each domain seen by ``catchUp()`` or made by this instance.
         var revisions: [ChangeDomain: Int64] = [:]
+        /// Revisions this instance's writes made above the newest seen (writes may be noted out
+        /// of order), so a comparison does not take them for another's.
+        var ownRevisions: [ChangeDomain: Set<Int64>] = [:]
         var listeners: [any ChangeListener] = []
         var subscribers: [UInt64: AsyncStream<Change>.Continuation] = [:]
         var nextSubscriber: UInt64 = 0
@@ -136,10 +139,16 @@ final class ChangePipeline: Sendable {
     /// Takes the revisions this instance's own write made as seen, when each follows the newest
     /// seen directly; after a gap (another process wrote in between) the newest seen stays, so
     /// the next comparison counts the other write.
-    private func noteOwn(_ revisions: [ChangeDomain: Int64]) {
+    func noteOwn(_ revisions: [ChangeDomain: Int64]) {
         state.withLock { state in
-            for (domain, revision) in revisions where state.revisions[domain] == revision - 1 {
-                state.revisions[domain] = revision
+            for (domain, revision) in revisions {
+                guard var known = state.revisions[domain], revision > known else { continue }
+                var own = state.ownRevisions[domain, default: []]
+                own.insert(revision)
+                while own.remove(known + 1) != nil { known += 1 }
+                state.revisions[domain] = known
+                // Above a gap nothing is folded in until a comparison: keep that bounded.
+                state.ownRevisions[domain] = own.count > 10_000 ? [] : own
             }
         }
     }
@@ -149,8 +158,16 @@ final class ChangePipeline: Sendable {
         let moved = state.withLock { state in
             var moved: ChangeDomains = []
             for (domain, revision) in revisions {
-                if let known = state.revisions[domain], revision <= known { continue }
-                state.revisions[domain] = revision
+                if let known = state.revisions[domain] {
+                    if revision <= known { continue }
+                    let own = state.ownRevisions[domain, default: []]
+                    let isAllOwn = revision - known <= Int64(own.count) && (known + 1...revision).allSatisfy(own.contains)
+                    state.ownRevisions[domain] = own.filter { $0 > revision }
+                    state.revisions[domain] = revision
+                    if isAllOwn { continue }
+                } else {
+                    state.revisions[domain] = revision
+                }
                 moved.insert(ChangeDomains(domain))
             }
             return moved

@@ -32,8 +32,8 @@ struct AnnouncementController: Sendable {
         let rawQuery = request.uri.query ?? ""
         let query = try ListQuery.parse(rawQuery)
         let representation = try Representation(request, context: context, primary: .announcementSummary)
-        let visibility = context.visibility
         let view = try await cache.view(for: context.user)
+        let visibility = view.visibility
         let key = "list|\(representation.version.rawValue)|\(representation.cacheKey)|\(view.key)|\(rawQuery)"
         let entry = try await cached(key, view: view, for: visibility) {
             let (items, total) = try await repository.list(query.request, visibility: visibility)
@@ -46,8 +46,8 @@ struct AnnouncementController: Sendable {
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try Self.announcementID(context)
         let representation = try Representation(request, context: context, primary: .announcement)
-        let visibility = context.visibility
         let view = try await cache.view(for: context.user)
+        let visibility = view.visibility
         let key = "detail|\(representation.version.rawValue)|\(representation.cacheKey)|\(view.key)|\(id)"
         let entry = try await cached(key, view: view, for: visibility) {
             guard let announcement = try await repository.find(id: id, visibility: visibility) else { throw APIError.notFound() }

@@ -113,8 +113,15 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
             return { AnnouncementModel.query(on: database) }
         case .unrestricted:
             return { AnnouncementModel.query(on: database).filter(\.$isRestricted == false) }
-        case .reader(let userID):
-            let granted = try await ReaderGrantModel.query(on: database).filter(\.$userID == userID).all(\.$announcementID)
+        case .reader, .granted:
+            let granted: [Int]
+            if case .granted(let ids) = visibility {
+                granted = ids.sorted()
+            } else if case .reader(let userID) = visibility {
+                granted = try await ReaderGrantModel.query(on: database).filter(\.$userID == userID).all(\.$announcementID)
+            } else {
+                granted = []
+            }
             guard !granted.isEmpty else {
                 return { AnnouncementModel.query(on: database).filter(\.$isRestricted == false) }
             }

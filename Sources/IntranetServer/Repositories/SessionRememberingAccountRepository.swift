@@ -14,10 +14,11 @@ import NIOConcurrencyHelpers
 /// - A session is never used past its expiry, checked in memory at each use.
 /// - Changes made around it reach it through the pipeline too: on SQLite, another process's
 ///   writes to the same file (`intranet-server users delete` beside a running server) are
-///   found by ``RevisionWatcher`` within its interval (a second); on a shared PostgreSQL
-///   database, ``ChangeFeed`` hands the pipeline every change to users or sessions made
-///   anywhere (which names no account, so every session is forgotten), and remembered sessions
-///   are used only while ``trust`` holds; without a live feed every lookup asks the database.
+///   found by ``RevisionWatcher`` within its interval (a second; such a change names no account,
+///   so every session is forgotten); on a shared PostgreSQL database, ``ChangeFeed`` hands the
+///   pipeline every change to users or sessions made anywhere, naming the account when its
+///   trigger does (``NameChangedAccounts``), and remembered sessions are used only while
+///   ``trust`` holds; without a live feed every lookup asks the database.
 /// - ``recheckInterval``, when set, also looks a session up again once it is that old.
 /// - At most ``limits`` sessions are remembered, the rarely used let go first
 ///   (``BoundedCache``); concurrent first requests of one session share one lookup.
@@ -32,8 +33,10 @@ final class SessionRememberingAccountRepository: AccountRepository {
     private struct State {
         var generation: UInt64 = 0
         var sessions: BoundedCache<String, Remembered>
-        /// Lookups under way, so that concurrent requests of one session wait for one.
-        var lookups: [String: Task<ActiveSession?, any Error>] = [:]
+        /// Lookups under way, so that concurrent requests of one session wait for one; each
+        /// numbered, so a lookup ending removes itself only.
+        var lookups: [String: (number: UInt64, task: Task<ActiveSession?, any Error>)] = [:]
+        var nextLookup: UInt64 = 0
     }
 
     let base: any AccountRepository
@@ -73,10 +76,14 @@ final class SessionRememberingAccountRepository: AccountRepository {
             if let remembered = state.sessions.value(for: tokenHash), isUsable(remembered, at: lookedUpAt, now: now) {
                 return (remembered.session, nil)
             }
-            if let lookup = state.lookups[tokenHash] { return (nil, lookup) }
+            if let lookup = state.lookups[tokenHash] { return (nil, lookup.task) }
             let generation = state.generation
-            let lookup = Task { try await self.lookUp(tokenHash: tokenHash, now: now, at: lookedUpAt, generation: generation) }
-            state.lookups[tokenHash] = lookup
+            state.nextLookup &+= 1
+            let number = state.nextLookup
+            let lookup = Task {
+                try await self.lookUp(tokenHash: tokenHash, now: now, at: lookedUpAt, generation: generation, number: number)
+            }
+            state.lookups[tokenHash] = (number, lookup)
             return (nil, lookup)
         }
         metrics?.cacheLookup(.sessions, hit: remembered != nil)
@@ -88,7 +95,9 @@ final class SessionRememberingAccountRepository: AccountRepository {
 
     /// Reads the session from the database and remembers it, unless a change came since
     /// `generation`.
-    private func lookUp(tokenHash: String, now: Date, at lookedUpAt: ContinuousClock.Instant, generation: UInt64) async throws -> ActiveSession? {
+    private func lookUp(
+        tokenHash: String, now: Date, at lookedUpAt: ContinuousClock.Instant, generation: UInt64, number: UInt64
+    ) async throws -> ActiveSession? {
         let result: Result<ActiveSession?, any Error>
         do {
             result = .success(try await base.session(tokenHash: tokenHash, now: now))
@@ -96,7 +105,7 @@ final class SessionRememberingAccountRepository: AccountRepository {
             result = .failure(error)
         }
         state.withLockedValue { state in
-            state.lookups[tokenHash] = nil
+            if state.lookups[tokenHash]?.number == number { state.lookups[tokenHash] = nil }
             guard state.generation == generation, case .success(let found) = result else { return }
             if let found {
                 state.sessions.set(Remembered(session: found, checkedAt: lookedUpAt), for: tokenHash, size: Self.size(of: found))
@@ -194,8 +203,8 @@ final class SessionRememberingAccountRepository: AccountRepository {
 }
 
 extension SessionRememberingAccountRepository: ChangeListener {
-    /// Forgets the sessions of the accounts a change touched (every session for a change made
-    /// elsewhere, which names none).
+    /// Forgets the sessions of the accounts a change touched (every session for a change to
+    /// accounts that names none).
     func apply(_ change: Change) {
         guard let accounts = change.accounts else { return forgetAll() }
         if !accounts.isEmpty { forget(accounts: accounts) }

@@ -29,12 +29,17 @@ enum Visibility: Sendable, Hashable {
     case unrestricted
     /// A reader: unrestricted ones and those naming this user id.
     case reader(userID: Int)
+    /// A view shared by readers: unrestricted ones and these restricted ones (the announcements
+    /// naming every reader of the view, ``ResponseCache/view(for:)``), so that what is kept for
+    /// the view depends on the view alone.
+    case granted(Set<Int>)
 
     func allows(_ announcement: StoredAnnouncement) -> Bool {
         switch self {
         case .everything: true
         case .unrestricted: announcement.readers == nil
         case .reader(let userID): announcement.readers?.contains(userID) ?? true
+        case .granted(let ids): announcement.readers == nil || ids.contains(announcement.id)
         }
     }
 }

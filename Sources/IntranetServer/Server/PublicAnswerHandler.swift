@@ -48,6 +48,10 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private struct Recording {
         /// The key the answer is kept under (a signed-in caller's with their view).
         let key: PublicAnswerKey
+        /// For a signed-in request, its token's hash and the session remembered when it arrived:
+        /// the answer is kept only if the application used that very lookup of the session (so
+        /// the same user in the same role as the view was made for).
+        let session: (tokenHash: String, remembered: SessionRememberingAccountRepository.Remembered)?
         /// The data the answer is read from.
         let domains: ChangeDomains
         let generation: ResponseCache.Generation
@@ -96,6 +100,7 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 break
             }
             var user: User?
+            var session: (tokenHash: String, remembered: SessionRememberingAccountRepository.Remembered)?
             if let tokenHash = key.tokenHash {
                 // A session the application would have to look up: it answers.
                 guard let remembered = sessions?.rememberedSession(tokenHash: tokenHash, now: now()) else {
@@ -103,6 +108,7 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     break
                 }
                 user = remembered.session.user.api
+                session = (tokenHash, remembered)
             }
             let mayAnswer = awaitingAnswers.isEmpty && !isClosing && context.channel.isWritable
             let (answer, keptKey, generation) = cache.earlyAnswer(for: key, user: user, lookingUp: mayAnswer)
@@ -116,7 +122,7 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 send(answer, for: key, to: request, userID: user?.id, context: context)
                 return
             }
-            awaitingAnswers.append(Recording(key: keptKey, domains: keptKey.domains, generation: generation))
+            awaitingAnswers.append(Recording(key: keptKey, session: session, domains: keptKey.domains, generation: generation))
         case .body, .end:
             if isDroppingRequestParts { return }
         }
@@ -157,6 +163,11 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             guard let recording = awaitingAnswers.removeFirst(), let head = recording.head,
                 let answer = PublicAnswer(head: head, body: recording.body ?? ByteBuffer(), signedIn: recording.key.view != nil)
             else { return }
+            if let session = recording.session,
+                sessions?.rememberedSession(tokenHash: session.tokenHash, now: now()) != session.remembered
+            {
+                return  // the application looked the session up afresh: perhaps another role
+            }
             cache.storePublicAnswer(answer, for: recording.key, dependsOn: recording.domains, ifStillAt: recording.generation)
         }
     }

@@ -21,7 +21,7 @@ extension WebController {
         return try await page(key, reads: .announcements, view: view, identity: identity, request: request) {
             var list = ListRequest(sort: .createdAt, isDescending: true, offset: (number - 1) * WebPages.pageSize, limit: WebPages.pageSize)
             list.search = query
-            let (items, total) = try await repository.list(list, visibility: identity.visibility)
+            let (items, total) = try await repository.list(list, visibility: view.visibility)
             let pages = max(1, (total + WebPages.pageSize - 1) / WebPages.pageSize)
             var context: [String: Any] = [:]
             context["items"] = items.map { WebPages.announcement($0, sanitizer: sanitizer) }
@@ -45,7 +45,7 @@ extension WebController {
         let id = try AnnouncementController.announcementID(context)
         let view = try await cache.view(for: identity.user)
         return try await page("web|detail|\(view.key)|\(id)", reads: .announcements, view: view, identity: identity, request: request) {
-            guard let item = try await repository.find(id: id, visibility: identity.visibility) else {
+            guard let item = try await repository.find(id: id, visibility: view.visibility) else {
                 throw APIError.notFound("There is no announcement at this address, or it is not shown to you.")
             }
             var page = WebPages.announcement(item, sanitizer: sanitizer)
