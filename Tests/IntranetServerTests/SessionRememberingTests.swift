@@ -128,6 +128,18 @@ struct SessionRememberingTests {
         #expect(base.lookups == 2)
     }
 
+    @Test("forgetting an account forgets all its remembered sessions, however many came and went")
+    func forgettingAnAccount() async throws {
+        let accounts = try await remembering(capacity: 2)
+        for index in 2...6 { try await base.createSession(userID: 7, tokenHash: "h\(index)", expiresAt: now.addingTimeInterval(3600)) }
+        for index in 1...6 { _ = try await accounts.session(tokenHash: "h\(index)", now: now) }
+        #expect(accounts.report.entries == 2)
+        accounts.forget(accounts: [8])
+        #expect(accounts.report.entries == 2)
+        accounts.forget(accounts: [7])
+        #expect(accounts.report.entries == 0)
+    }
+
     @Test("a remembered session is not used past its expiry")
     func expiry() async throws {
         let accounts = try await remembering()

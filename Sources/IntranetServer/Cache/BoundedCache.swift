@@ -156,6 +156,11 @@ struct BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Places held in the queues, removed entries' leftovers included (for tests).
     var queuedPlaces: Int { probation.count + main.count }
 
+    /// Every key and value kept, in no order.
+    var allEntries: [(key: Key, value: Value)] {
+        slots.map { ($0.key, $0.value.value) }
+    }
+
     /// Every value kept, in no order (for diagnostics).
     var allValues: [Value] {
         slots.values.map(\.value)

@@ -33,6 +33,32 @@ final class SessionRememberingAccountRepository: AccountRepository {
     private struct State {
         var generation: UInt64 = 0
         var sessions: BoundedCache<String, Remembered>
+        /// The tokens remembered for each account, so forgetting one account's sessions does not
+        /// scan them all (tokens let go since stay until the account is forgotten or the index
+        /// is rebuilt, past twice the entry limit).
+        var tokensByAccount: [Int: Set<String>] = [:]
+        var indexedTokens = 0
+
+        mutating func remember(_ remembered: Remembered, for tokenHash: String, size: Int) {
+            sessions.set(remembered, for: tokenHash, size: size)
+            if tokensByAccount[remembered.session.user.id, default: []].insert(tokenHash).inserted { indexedTokens += 1 }
+            if indexedTokens > 2 * sessions.limits.entries { reindex() }
+        }
+
+        mutating func forget(account: Int) {
+            for tokenHash in tokensByAccount.removeValue(forKey: account) ?? [] {
+                indexedTokens -= 1
+                if sessions.peek(tokenHash)?.session.user.id == account { sessions.remove(tokenHash) }
+            }
+        }
+
+        private mutating func reindex() {
+            tokensByAccount = [:]
+            for (tokenHash, remembered) in sessions.allEntries {
+                tokensByAccount[remembered.session.user.id, default: []].insert(tokenHash)
+            }
+            indexedTokens = sessions.count
+        }
         /// Lookups under way, so that concurrent requests of one session wait for one; each
         /// numbered, so a lookup ending removes itself only.
         var lookups: [String: (number: UInt64, task: Task<ActiveSession?, any Error>)] = [:]
@@ -108,7 +134,7 @@ final class SessionRememberingAccountRepository: AccountRepository {
             if state.lookups[tokenHash]?.number == number { state.lookups[tokenHash] = nil }
             guard state.generation == generation, case .success(let found) = result else { return }
             if let found {
-                state.sessions.set(Remembered(session: found, checkedAt: lookedUpAt), for: tokenHash, size: Self.size(of: found))
+                state.remember(Remembered(session: found, checkedAt: lookedUpAt), for: tokenHash, size: Self.size(of: found))
             } else {
                 state.sessions.remove(tokenHash)
             }
@@ -155,9 +181,11 @@ final class SessionRememberingAccountRepository: AccountRepository {
             state.generation &+= 1
             state.lookups.removeAll()
             if let accounts {
-                state.sessions.removeAll { accounts.contains($0.session.user.id) }
+                for account in accounts { state.forget(account: account) }
             } else {
                 state.sessions.removeAll()
+                state.tokensByAccount = [:]
+                state.indexedTokens = 0
             }
         }
     }
