@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import IntranetAPI
+import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 @testable import IntranetServer
@@ -183,6 +184,31 @@ struct ResponseCacheTests {
         trust.extend(until: .now() + .seconds(60))
         trust.revoke()
         #expect(cache.publicAnswer(for: Self.key).answer == nil)
+    }
+
+    @Test("readers named in the same restricted announcements share a view; a failed read of the grants is not given to the next request")
+    func readerViews() async throws {
+        struct Unreachable: Error {}
+        let calls = NIOLockedValueBox(0)
+        let changes = ChangePipeline()
+        let cache = ResponseCache(changes: changes, grants: {
+            let call = calls.withLockedValue { $0 += 1; return $0 }
+            if call == 1 { throw Unreachable() }
+            return ReaderGrants(announcementsByReader: [3: [5, 9], 4: [9, 5], 6: [9]])
+        })
+        let reader = { (id: Int) in User(id: id, username: "u\(id)", displayName: "U", role: .reader) }
+        await #expect(throws: Unreachable.self) { try await cache.view(for: reader(3)) }
+        let three = try await cache.view(for: reader(3))
+        let four = try await cache.view(for: reader(4))
+        let six = try await cache.view(for: reader(6))
+        let seven = try await cache.view(for: reader(7))
+        #expect(three.key == four.key && three.key != six.key && seven.key == "r")
+        #expect(three.visibility == .granted([5, 9]) && seven.visibility == .granted([]))
+        #expect(try await cache.view(for: User(id: 2, username: "e", displayName: "E", role: .editor)).key == "all")
+        #expect(calls.withLockedValue { $0 } == 2)  // read once for all after the failure
+        changes.committed(Change(domains: .announcements))
+        _ = try await cache.view(for: reader(3))
+        #expect(calls.withLockedValue { $0 } == 3)  // and again after a change of announcements
     }
 
     @Test("a signed-in read is kept per view on the announcement and people paths only: any other path may be personal")

@@ -163,7 +163,16 @@ final class ResponseCache: Sendable {
             return (nil, generation, task)
         }
         if let known { return View(key: known.key, visibility: known.visibility, generation: generation) }
-        let views = try await read!.value
+        let views: [Int: ReaderView]
+        do {
+            views = try await read!.value
+        } catch {
+            // A failed read is not shared with later requests: the next one reads again.
+            state.withLockedValue { state in
+                if state.viewsRead?.generation == generation.value { state.viewsRead = nil }
+            }
+            throw error
+        }
         state.withLockedValue { state in
             if state.viewsRead?.generation == generation.value { state.viewsRead = nil }
             guard state.generations.agrees(with: generation.value, on: .announcements) else { return }
