@@ -60,7 +60,7 @@ struct PersonalPage: Sendable {
         let values: [Slot: String] = [.name: HTMLSanitizer.escape(name), .csrf: HTMLSanitizer.escape(csrf)]
         var digest = SHA256()
         digest.update(data: Array("\(sharedTag)|\(name)|\(csrf)".utf8))
-        let tag = "\"l" + digest.finalize().prefix(12).map { String(format: "%02x", $0) }.joined() + "html\""
+        let tag = "\"l" + digest.finalize().prefix(12).hexString + "html\""
         let cached = CachedResponse(
             body: ByteBuffer(), etag: tag, headers: [.contentType: contentType, .eTag: tag, .cacheControl: "private, no-cache"])
         if EntityTag.noneMatchHits(request.headers[.ifNoneMatch], etag: tag) {
