@@ -34,6 +34,30 @@ struct BoundedCacheTests {
         #expect(cache.evictions >= 100_000 - 100)
     }
 
+    @Test("while full, a key is admitted on its second sighting (or as a ghost), so keys used once cost no entry")
+    func admission() {
+        var cache = BoundedCache<String, Int>(limits: CacheLimits(entries: 10, bytes: 1 << 20))
+        var answers: [Bool] = []
+        for index in 0..<10 {
+            answers.append(cache.admits("k\(index)"))
+            cache.set(index, for: "k\(index)", size: 10)
+        }
+        #expect(answers.allSatisfy { $0 }, "room left: everything is admitted")
+        // Full: a key kept is admitted; a key never seen is refused once, admitted when it
+        // comes back, and each admission takes its sighting.
+        answers = ["k3", "new", "new", "new"].map { cache.admits($0) }
+        #expect(answers == [true, false, true, false])
+        // Keys let go from probation are ghosts: they come back in at once.
+        for index in 10..<30 { cache.set(index, for: "k\(index)", size: 10) }
+        #expect(cache.peek("k15") == nil)
+        let ghostAdmitted = cache.admits("k15")
+        #expect(ghostAdmitted)
+        // Sightings are bounded as the entries are: the oldest are forgotten.
+        for index in 0..<25 { _ = cache.admits("once\(index)") }
+        answers = ["once0", "once24"].map { cache.admits($0) }
+        #expect(answers == [false, true])
+    }
+
     @Test("an entry over the byte limit is not kept, and replaces nothing but its own key")
     func oversized() {
         var cache = BoundedCache<String, Int>(limits: CacheLimits(entries: 10, bytes: 100))

@@ -16,6 +16,26 @@ struct PublicAnswerRuleTests {
         HTTPResponse(status: status, headerFields: fields)
     }
 
+    @Test("an item's key leaves out the query parameters its answer never reads; a list's keeps its query whole")
+    func canonicalTargets() {
+        let cases: [(String, String)] = [
+            ("/announcements/2?utm_source=newsletter&utm_medium=mail", "/announcements/2"),
+            ("/announcements/2?_=1700000000&fields=title&x", "/announcements/2?fields=title"),
+            ("/announcements/2?%66ields=title&x=1", "/announcements/2?%66ields=title"),
+            ("/announcements/2?fields=id&fields=title", "/announcements/2?fields=id&fields=title"),
+            ("/announcements/2?", "/announcements/2"),
+            ("/people/7?expand=manager&utm_source=x&fields=name", "/people/7?expand=manager&fields=name"),
+            ("/announcements?utm_source=x", "/announcements?utm_source=x"),
+            ("/announcements/new?x=1", "/announcements/new?x=1"),
+            ("/announcements/2/edit?x=1", "/announcements/2/edit?x=1"),
+            ("/people/7/chain?x=1", "/people/7/chain?x=1"),
+            ("/?q=x", "/?q=x"),
+        ]
+        for (target, canonical) in cases {
+            #expect(PublicAnswerKey.canonicalTarget(target) == canonical, "\(target)")
+        }
+    }
+
     @Test("a plain signed-out GET has a key made of its target, Accept and Accept-Version")
     func keyOfAPlainRead() throws {
         let plain = try #require(PublicAnswerKey(Self.request([.accept: "application/json;v=1.0", .userAgent: "curl"], target: "/announcements?max=2")))
@@ -221,6 +241,68 @@ struct ResponseCacheTests {
         #expect(cache.earlyAnswer(for: me, user: reader).key == nil)
         #expect(cache.earlyAnswer(for: list, user: reader).key?.view == "u3")
         #expect(cache.earlyAnswer(for: list, user: reader).key?.tokenHash == nil)
+    }
+
+    @Test("a browser's key: its session cookie signs it in (other cookies beside it change nothing); cookies without a session, or with a bearer token, give no key")
+    func keysOfPages() throws {
+        let session = "\(WebCookies.session)=the-token"
+        let page = try #require(PublicAnswerKey(PublicAnswerRuleTests.request([.cookie: session, .accept: "text/html", .ifNoneMatch: "\"t\""], target: "/")))
+        #expect(page.isPage && page.sessionCookie == "the-token" && page.tokenHash == SessionToken.hash("the-token"))
+        let kept = page.forView(PublicAnswerKey.pageView("r", role: .reader))
+        #expect(kept.sessionCookie == nil && kept.tokenHash == nil && kept.ifNoneMatch == nil, "a page's key holds no token and no person's tag")
+        let withOthers = try #require(PublicAnswerKey(PublicAnswerRuleTests.request([.cookie: "theme=dark; \(session)", .accept: "text/html"], target: "/")))
+        #expect(withOthers.forView("v") == PublicAnswerKey(PublicAnswerRuleTests.request([.cookie: session, .accept: "text/html"], target: "/"))!.forView("v"))
+        #expect(PublicAnswerKey(PublicAnswerRuleTests.request([.cookie: "\(WebCookies.csrf)=abc"], target: "/")) == nil)
+        #expect(PublicAnswerKey(PublicAnswerRuleTests.request([.cookie: "\(WebCookies.session)="], target: "/")) == nil)
+        #expect(PublicAnswerKey(PublicAnswerRuleTests.request([.cookie: session, .authorization: "Bearer other"], target: "/")) == nil)
+        #expect(PublicAnswerKey.pageView("all", role: .editor) != PublicAnswerKey.pageView("all", role: .admin))
+    }
+
+    @Test("a page is kept only as the application offered it for that view and role, and only while nothing it read changed")
+    func pagesKeptAsOffered() throws {
+        let (cache, changes) = Self.cache()
+        let reader = User(id: 3, username: "reader", displayName: "Reader", role: .reader)
+        let request = PublicAnswerRuleTests.request([.cookie: "\(WebCookies.session)=the-token", .accept: "text/html"], target: "/")
+        let key = try #require(PublicAnswerKey(request))
+        let head = HTTPResponse(status: .ok, headerFields: [.contentType: "text/html; charset=utf-8", .cacheControl: "private, no-cache", .vary: "Accept, Cookie"])
+        let page = PersonalPage(rendered: "<p>\(PersonalPage.Slot.name.marker)</p>")
+        // Not offered: nothing kept.
+        var found = cache.earlyAnswer(for: key, user: reader)
+        let keptKey = try #require(found.key)
+        cache.storePersonalAnswer(head: head, for: keptKey, ifStillAt: found.generation)
+        #expect(cache.earlyAnswer(for: key, user: reader).answer == nil)
+        // Offered for another role: not this key's.
+        cache.offer(page, dependsOn: .announcements, for: request, view: "u3", role: .editor)
+        cache.storePersonalAnswer(head: head, for: keptKey, ifStillAt: found.generation)
+        #expect(cache.earlyAnswer(for: key, user: reader).answer == nil)
+        // Offered, then a write to what the page read: not kept.
+        found = cache.earlyAnswer(for: key, user: reader)
+        cache.offer(page, dependsOn: .announcements, for: request, view: "u3", role: .reader)
+        changes.receive(.announcements)
+        cache.storePersonalAnswer(head: head, for: keptKey, ifStillAt: found.generation)
+        #expect(cache.earlyAnswer(for: key, user: reader).answer == nil)
+        // Offered and nothing changed: kept, and filled per person.
+        found = cache.earlyAnswer(for: key, user: reader)
+        cache.offer(page, dependsOn: .announcements, for: request, view: "u3", role: .reader)
+        cache.storePersonalAnswer(head: head, for: keptKey, ifStillAt: found.generation)
+        let answer = try #require(cache.earlyAnswer(for: key, user: reader).answer)
+        let filled = try #require(answer.personalized(name: "Zoë <b>", csrf: "c", ifNoneMatch: nil))
+        #expect(String(buffer: filled.body) == "<p>Zoë &lt;b&gt;</p>")
+        #expect(filled.head.headerFields[.contentLength] == String(filled.body.readableBytes))
+    }
+
+    @Test("while the cache is full, an answer asked for the first time is not kept; asked again, it is")
+    func admissionWhenFull() throws {
+        let (cache, _) = Self.cache(entries: 3)
+        for index in 0..<3 {
+            let key = try #require(PublicAnswerKey(PublicAnswerRuleTests.request(target: "/announcements/\(index)")))
+            let found = cache.earlyAnswer(for: key, user: nil)
+            cache.storePublicAnswer(Self.answer(bytes: 10), for: try #require(found.key), dependsOn: .announcements, ifStillAt: found.generation)
+        }
+        #expect(cache.count == 3)
+        let crawled = try #require(PublicAnswerKey(PublicAnswerRuleTests.request(target: "/announcements?x=1")))
+        #expect(cache.earlyAnswer(for: crawled, user: nil).key == nil, "first sighting: not worth keeping")
+        #expect(cache.earlyAnswer(for: crawled, user: nil).key == crawled, "asked again: kept")
     }
 
     @Test("a public answer read before a write to its domain is not kept after it; a write to another domain does not stop it")

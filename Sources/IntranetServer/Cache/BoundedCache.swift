@@ -34,6 +34,12 @@ struct CacheReport: Sendable {
 ///   straight to the main queue. Entries dropped because their data changed are remembered there
 ///   too when they were hot, so a popular answer rebuilt after a write is not on probation again.
 ///
+/// For entries whose storing costs as much as building them again (answers kept as sent), a
+/// caller can ask ``admits(_:)`` first: while the cache is full, a key is admitted only on its
+/// second sighting (kept, a ghost, or seen once before: hashes only, as many as the entry
+/// limit), so a burst of keys used once costs a hash each instead of an entry that probation
+/// lets go at once.
+///
 /// An entry larger than the byte limit is not kept at all. The queues hold keys, and entries
 /// removed by ``removeAll(where:)`` are skipped when their turn comes; the queues are compacted
 /// when such leftovers outnumber the live entries.
@@ -62,6 +68,9 @@ struct BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Ghost key hashes, each with the stamp of its place in `ghostOrder`.
     private var ghosts: [Int: UInt64] = [:]
     private var ghostOrder = CircularBuffer<(hash: Int, stamp: UInt64)>()
+    /// Hashes of keys refused once by ``admits(_:)``, oldest first in `sightingOrder`.
+    private var sightings: Set<Int> = []
+    private var sightingOrder = CircularBuffer<Int>()
     private var nextStamp: UInt64 = 0
     private var probationCount = 0
     private var probationBytes = 0
@@ -89,6 +98,21 @@ struct BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The value kept for `key`, not counted as a use.
     func peek(_ key: Key) -> Value? {
         slots[key]?.value
+    }
+
+    /// Whether an entry for `key` is worth keeping: always while the cache has room for another
+    /// entry; when full, only for a key kept or asked for before (a ghost, or refused here once
+    /// not long ago). A key refused is remembered, so its next sighting is admitted.
+    mutating func admits(_ key: Key) -> Bool {
+        if slots.count < limits.entries || slots[key] != nil { return true }
+        let hash = key.hashValue
+        if ghosts[hash] != nil || sightings.remove(hash) != nil { return true }
+        sightings.insert(hash)
+        sightingOrder.append(hash)
+        while sightingOrder.count > limits.entries {
+            sightings.remove(sightingOrder.removeFirst())
+        }
+        return false
     }
 
     /// Keeps `value` of `size` bytes for `key`, letting go of others as needed; a value larger
@@ -148,6 +172,8 @@ struct BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         main.removeAll(keepingCapacity: true)
         ghosts.removeAll(keepingCapacity: true)
         ghostOrder.removeAll(keepingCapacity: true)
+        sightings.removeAll(keepingCapacity: true)
+        sightingOrder.removeAll(keepingCapacity: true)
         probationCount = 0
         probationBytes = 0
         bytes = 0

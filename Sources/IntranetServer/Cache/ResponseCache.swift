@@ -1,5 +1,7 @@
+import HTTPTypes
 import IntranetAPI
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// Encoded answers of the read routes, so a read costs a lookup instead of a query and an
 /// encoding; kept once per *view* (what a kind of caller may see), not once per caller.
@@ -78,7 +80,7 @@ final class ResponseCache: Sendable {
             case .response(let response): response.body.readableBytes + 256
             case .page(let fragment): fragment.size
             case .personal(let page): page.size + 256
-            case .early(let answer): answer.body.readableBytes + 256
+            case .early(let answer): answer.body.readableBytes + (answer.page?.size ?? 0) + 256
             }
         }
     }
@@ -97,6 +99,10 @@ final class ResponseCache: Sendable {
         /// The read of the views under way, and the generation it started at.
         var viewsRead: (task: Task<[Int: ReaderView], any Error>, generation: DomainGenerations)?
         var publicAnswerHits = 0
+        /// Pages the application built for browsers' requests, until ``PublicAnswerHandler``
+        /// keeps them with the head of the answer (``offer(_:dependsOn:for:view:role:)``).
+        var offeredPages: [PublicAnswerKey: (page: PersonalPage, domains: ChangeDomains)] = [:]
+        var offerOrder = CircularBuffer<PublicAnswerKey>()
 
         /// The view of `user` (key and what it is built with), when known without asking the
         /// database.
@@ -284,7 +290,8 @@ final class ResponseCache: Sendable {
     /// (the request's with the user's view), and the generation to store a fresh one under. No
     /// key when the user's view is not known without the database (the application reads it),
     /// or for a signed-in read of a path outside announcements and people (whose answer may be
-    /// the caller's alone); never an answer while the entries are not trusted.
+    /// the caller's alone), nor for a request seen for the first time while the cache is full
+    /// (``BoundedCache/admits(_:)``); never an answer while the entries are not trusted.
     /// With `lookingUp` false (the answer could not be sent now), only the key and generation.
     func earlyAnswer(
         for request: PublicAnswerKey, user: User?, lookingUp: Bool = true
@@ -294,13 +301,19 @@ final class ResponseCache: Sendable {
         let found = state.withLockedValue { state -> (PublicAnswer?, PublicAnswerKey?, Generation) in
             let generation = Generation(value: state.generations)
             // Signed in, only the reads kept per view (announcements, people) are shared: any
-            // other path may be personal (`/users/me`).
-            guard user == nil || request.domains != .all, let view = state.view(for: user, readsGrants: readsGrants)?.key else {
+            // other path may be personal (`/users/me`). A page is kept only when the
+            // application offers it (``offer(_:dependsOn:for:view:role:)``).
+            guard user == nil || request.domains != .all || request.isPage,
+                let view = state.view(for: user, readsGrants: readsGrants)?.key
+            else {
                 return (nil, nil, generation)
             }
-            let key = user == nil ? request : request.forView(view)
+            let key =
+                if let user { request.forView(request.isPage ? PublicAnswerKey.pageView(view, role: user.role) : view) } else { request }
             guard lookingUp, isTrusted, case .early(let answer)? = state.entries.value(for: .early(key))?.value else {
-                return (nil, key, generation)
+                // Kept as sent, an answer costs about what building it does: while the cache is
+                // full, only one asked for before is worth it (a burst of unique URLs is not).
+                return (nil, state.entries.admits(.early(key)) ? key : nil, generation)
             }
             state.publicAnswerHits += 1
             return (answer, key, generation)
@@ -312,6 +325,41 @@ final class ResponseCache: Sendable {
     /// The current generation, for a request whose answer may be stored later.
     var generation: Generation {
         state.withLockedValue { Generation(value: $0.generations) }
+    }
+
+    /// Most pages offered and not yet kept: each is taken when its answer ends, so more wait only
+    /// when answers are not kept (a page answered with a cookie to set).
+    static let maxOfferedPages = 256
+
+    /// Offers the page the application built for a browser's signed-in `request` (from data of
+    /// `domains`, for `view` and `role`) to ``PublicAnswerHandler``, which keeps it with the
+    /// head of the answer (``storePersonalAnswer(head:for:ifStillAt:)``) for the next request of
+    /// the same view and role. Nothing is offered for a request that has no page key.
+    func offer(_ page: PersonalPage, dependsOn domains: ChangeDomains, for request: HTTPRequest, view: String, role: UserRole) {
+        guard let requestKey = PublicAnswerKey(request), requestKey.isPage else { return }
+        let key = requestKey.forView(PublicAnswerKey.pageView(view, role: role))
+        state.withLockedValue { state in
+            if state.offeredPages.updateValue((page, domains), forKey: key) == nil {
+                state.offerOrder.append(key)
+            }
+            while state.offerOrder.count > Self.maxOfferedPages {
+                state.offeredPages[state.offerOrder.removeFirst()] = nil
+            }
+        }
+    }
+
+    /// Keeps the page offered for `key` with the head the application answered it with, unless
+    /// a write to the page's data or a change of accounts came since `generation`.
+    func storePersonalAnswer(head: HTTPResponse, for key: PublicAnswerKey, ifStillAt generation: Generation) {
+        state.withLockedValue { state in
+            guard let offered = state.offeredPages.removeValue(forKey: key) else { return }
+            if let index = state.offerOrder.firstIndex(of: key) { state.offerOrder.remove(at: index) }
+            guard let answer = PublicAnswer(head: head, page: offered.page),
+                state.generations.agrees(with: generation.value, on: offered.domains.union(.accounts))
+            else { return }
+            let kept = Kept.early(answer)
+            state.entries.set(Entry(value: kept, domains: offered.domains), for: .early(key), size: kept.size + key.size)
+        }
     }
 
     /// Stores an early answer built from data of `domains` read at `generation`, unless a write

@@ -35,6 +35,12 @@ import NIOHTTPTypes
 /// the application gave a signed-in caller is kept for their view only when no change of
 /// accounts came between the request and the answer.
 ///
+/// A browser's signed-in page (session cookie) is kept once per view and role as the
+/// ``PersonalPage`` the application offers the cache, with the head of the answer, and filled in
+/// here for each caller: their name, the CSRF token derived from their session, their own tag
+/// (a `304` when `If-None-Match` holds it). The bytes the application sent one person are never
+/// kept for another.
+///
 /// Install it only where a read needs nothing but its target, headers and session: not when
 /// requests must be signed. On PostgreSQL the cache gives out nothing while the change feed does
 /// not vouch for it (``ResponseCache/trust``).
@@ -113,13 +119,13 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let mayAnswer = awaitingAnswers.isEmpty && !isClosing && context.channel.isWritable
             let (answer, keptKey, generation) = cache.earlyAnswer(for: key, user: user, lookingUp: mayAnswer)
             guard let keptKey else {
-                // A view the application reads first.
+                // A view the application reads first, or an answer not worth keeping.
                 awaitingAnswers.append(nil)
                 break
             }
-            if let answer {
+            if let answer, answer.page == nil || key.sessionCookie != nil {
                 isDroppingRequestParts = true
-                send(answer, for: key, to: request, userID: user?.id, context: context)
+                send(answer, for: key, to: request, user: user, context: context)
                 return
             }
             awaitingAnswers.append(Recording(key: keptKey, session: session, domains: keptKey.domains, generation: generation))
@@ -149,7 +155,8 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 awaitingAnswers[oldest] = nil
             }
         case .body(let chunk):
-            guard var recording = awaitingAnswers[oldest] else { return }
+            // A page's body is one person's: what is kept is the page the application offered.
+            guard var recording = awaitingAnswers[oldest], !recording.key.isPage else { return }
             awaitingAnswers[oldest] = nil  // keeps `recording`'s buffer unique while it grows
             if recording.body == nil {
                 recording.body = chunk
@@ -160,36 +167,43 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 awaitingAnswers[oldest] = recording
             }
         case .end:
-            guard let recording = awaitingAnswers.removeFirst(), let head = recording.head,
-                let answer = PublicAnswer(head: head, body: recording.body ?? ByteBuffer(), signedIn: recording.key.view != nil)
-            else { return }
+            guard let recording = awaitingAnswers.removeFirst(), let head = recording.head else { return }
             if let session = recording.session,
                 sessions?.rememberedSession(tokenHash: session.tokenHash, now: now()) != session.remembered
             {
                 return  // the application looked the session up afresh: perhaps another role
             }
-            cache.storePublicAnswer(answer, for: recording.key, dependsOn: recording.domains, ifStillAt: recording.generation)
+            if recording.key.isPage {
+                cache.storePersonalAnswer(head: head, for: recording.key, ifStillAt: recording.generation)
+            } else if let answer = PublicAnswer(head: head, body: recording.body ?? ByteBuffer(), signedIn: recording.key.view != nil) {
+                cache.storePublicAnswer(answer, for: recording.key, dependsOn: recording.domains, ifStillAt: recording.generation)
+            }
         }
     }
 
     private func send(
-        _ answer: PublicAnswer, for key: PublicAnswerKey, to request: HTTPRequest, userID: Int?, context: ChannelHandlerContext
+        _ answer: PublicAnswer, for key: PublicAnswerKey, to request: HTTPRequest, user: User?, context: ChannelHandlerContext
     ) {
         let start = recorder.isRecording || debugLogger != nil ? ContinuousClock.now : nil
-        var head = answer.head
+        var (head, body) = (answer.head, answer.body)
+        if let user, let token = key.sessionCookie,
+            let page = answer.personalized(name: user.displayName, csrf: WebCookies.csrfToken(forSession: token), ifNoneMatch: key.ifNoneMatch)
+        {
+            (head, body) = page
+        }
         let id = RequestIdentifiers.proxied(request.headerFields[.requestID]) ?? requestIDs.next()
         head.headerFields[.requestID] = id
         head.headerFields[.date] = dates.now()
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        if answer.body.readableBytes > 0 {
-            context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+        if body.readableBytes > 0 {
+            context.write(wrapOutboundOut(.body(body)), promise: nil)
         }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         if let start {
             recorder.record(
                 AccessLog.Entry(
-                    time: Date(), requestID: id, method: request.method.rawValue, target: key.target, status: Int(head.status.code),
-                    bytes: answer.body.readableBytes, duration: ContinuousClock.now - start, userID: userID, early: true),
+                    time: Date(), requestID: id, method: request.method.rawValue, target: request.path ?? key.target, status: Int(head.status.code),
+                    bytes: body.readableBytes, duration: ContinuousClock.now - start, userID: user?.id, early: true),
                 logger: debugLogger)
         }
     }

@@ -57,23 +57,34 @@ struct PersonalPage: Sendable {
     /// The page for one person (`name` escaped here), `private`, revalidated with a tag of
     /// their own: `304` when the request's `If-None-Match` holds it.
     func response(name: String, csrf: String, for request: Request) -> Response {
-        let values: [Slot: String] = [.name: HTMLSanitizer.escape(name), .csrf: HTMLSanitizer.escape(csrf)]
-        var digest = SHA256()
-        digest.update(data: Array("\(sharedTag)|\(name)|\(csrf)".utf8))
-        let tag = "\"l" + digest.finalize().prefix(12).hexString + "html\""
+        let tag = tag(name: name, csrf: csrf)
         let cached = CachedResponse(
             body: ByteBuffer(), etag: tag, headers: [.contentType: contentType, .eTag: tag, .cacheControl: "private, no-cache"])
         if EntityTag.noneMatchHits(request.headers[.ifNoneMatch], etag: tag) {
             return cached.response(for: request)
         }
+        var page = cached
+        page.body = body(name: name, csrf: csrf)
+        return page.response(status: .ok)
+    }
+
+    /// One person's entity tag, derived from the shared page's and what is filled in.
+    func tag(name: String, csrf: String) -> String {
+        var digest = SHA256()
+        digest.update(data: Array("\(sharedTag)|\(name)|\(csrf)".utf8))
+        return "\"l" + digest.finalize().prefix(12).hexString + "html\""
+    }
+
+    /// One person's page: the shared bytes with their name and CSRF token, escaped, in their
+    /// places.
+    func body(name: String, csrf: String) -> ByteBuffer {
+        let values: [Slot: String] = [.name: HTMLSanitizer.escape(name), .csrf: HTMLSanitizer.escape(csrf)]
         var body = ByteBuffer()
         body.reserveCapacity(size + 256)
         for (index, segment) in segments.enumerated() {
             body.writeImmutableBuffer(segment)
             if index < slots.count { body.writeString(values[slots[index]]!) }
         }
-        var page = cached
-        page.body = body
-        return page.response(status: .ok)
+        return body
     }
 }

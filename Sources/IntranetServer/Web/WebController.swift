@@ -93,7 +93,9 @@ struct WebController: Sendable {
     /// the response cache until a change of one of those domains. Signed out, the whole page is
     /// kept and revalidated with its `ETag` (`public`). Signed in, the page around it is kept once
     /// per view and role with the user's name and CSRF token left open, filled in per request
-    /// (``PersonalPage``; `private`), so thousands of sessions share one entry.
+    /// (``PersonalPage``; `private`), so thousands of sessions share one entry; and offered to
+    /// ``PublicAnswerHandler``, which answers the next browser of that view and role on the
+    /// event loop.
     func page(
         _ key: String, reads domains: ChangeDomains, view: ResponseCache.View? = nil, identity: WebIdentity, request: Request,
         build: () async throws -> PageFragment
@@ -117,6 +119,11 @@ struct WebController: Sendable {
             open.csrf = PersonalPage.Slot.csrf.marker
             open.user?.displayName = PersonalPage.Slot.name.marker
             return PersonalPage(rendered: templates.layout(main: fragment.main, WebPages.layout(fragment.title, open)))
+        }
+        if PublicAnswerKey(request.head)?.isPage == true {
+            let viewKey: String
+            if let view { viewKey = view.key } else { viewKey = try await cache.view(for: user).key }
+            cache.offer(shared, dependsOn: domains, for: request.head, view: viewKey, role: user.role)
         }
         return shared.response(name: user.displayName, csrf: identity.csrf, for: request)
     }

@@ -41,7 +41,7 @@ enum WebCookies {
 
     /// The CSRF token of a signed-in session: a digest of its token, never the token itself.
     static func csrfToken(forSession token: String) -> String {
-        hex(SHA256.hash(data: Data(("intranet csrf|" + token).utf8)))
+        SHA256.hash(data: Data(("intranet csrf|" + token).utf8)).hexString
     }
 
     /// A new random token for a signed-out browser.
@@ -70,10 +70,6 @@ enum WebCookies {
         let a = Array(left.utf8), b = Array(right.utf8)
         guard a.count == b.count else { return false }
         return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-    }
-
-    private static func hex(_ digest: some Sequence<UInt8>) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
     }
 }
 
