@@ -126,6 +126,12 @@ struct EarlyPageTests {
             #expect(try await client.send(.patch, "/users/\(id)", json: #"{"role":"editor"}"#, as: .admin).status == .ok)
             let asEditor = try await Self.page("/", token: third, client: client)
             #expect(asEditor.text.contains(#"<span class="role">(editor)</span>"#) && !asEditor.text.contains("(reader)"))
+            // A write to what the page shows: the next page shows it, whoever answers.
+            for _ in 0..<2 { _ = try await Self.page("/", token: TestUser.reader.token, client: client) }
+            #expect(try await client.send(.patch, "/announcements/2", json: #"{"title":"Moved to the fifth floor"}"#).status == .ok)
+            for _ in 0..<2 {
+                #expect(try await Self.page("/", token: TestUser.reader.token, client: client).text.contains("Moved to the fifth floor"))
+            }
             // A logout: signed out at once, early or not.
             #expect(try await client.send(.post, "/logout", headers: [.authorization: "Bearer \(third)"], as: .anonymous).status == .noContent)
             let after = try await Self.page("/", token: third, client: client)
@@ -159,20 +165,21 @@ struct ItemQueryTests {
             for (target, headers) in variants {
                 let plain = try await Self.answer(target, headers, client: client)
                 #expect(plain.status == .ok, "\(target)")
-                _ = try await Self.answer(target, headers, client: client)
-                let joiner = target.contains("?") ? "&" : "?"
-                let hits = server.cache.publicAnswerHits
-                let decorated = try await Self.answer(target + joiner + "utm_source=newsletter&_=1700000000", headers, client: client)
-                #expect(server.cache.publicAnswerHits == hits + 1, "\(target): not answered early")
-                #expect(decorated.fields == plain.fields && decorated.body == plain.body, "\(target)")
+                let decoratedTarget = target + (target.contains("?") ? "&" : "?") + "utm_source=newsletter&_=1700000000"
+                // The application's answer with the unread parameters is the item's own…
+                server.cache.changes.committed(Change(domains: .all))
+                var hits = server.cache.publicAnswerHits
+                let byApplication = try await Self.answer(decoratedTarget, headers, client: client)
+                #expect(server.cache.publicAnswerHits == hits, "\(target): the cache was not emptied")
+                #expect(byApplication.fields == plain.fields && byApplication.body == plain.body, "\(target)")
+                // …so it is kept for the plain address too, and the next decorated one.
+                hits = server.cache.publicAnswerHits
+                let plainEarly = try await Self.answer(target, headers, client: client)
+                let decoratedEarly = try await Self.answer(target + (target.contains("?") ? "&" : "?") + "_=1700000001", headers, client: client)
+                #expect(server.cache.publicAnswerHits == hits + 2, "\(target): not answered early")
+                #expect(plainEarly.body == plain.body && decoratedEarly.body == plain.body && decoratedEarly.fields == plain.fields, "\(target)")
             }
-            // The application gives the same answer: an unread parameter changes nothing.
-            let entries = server.cache.count
-            server.cache.changes.committed(Change(domains: .all))
-            #expect(server.cache.count < entries)
-            let fresh = try await Self.answer("/announcements/2?utm_source=x", [.acceptVersion: "2.0"], client: client)
             let plain = try await Self.answer("/announcements/2", [.acceptVersion: "2.0"], client: client)
-            #expect(fresh.fields == plain.fields && fresh.body == plain.body)
             // A filter is read: another answer.
             let filtered = try await Self.answer("/announcements/2?fields=title&utm_source=x", [.acceptVersion: "2.0"], client: client)
             #expect(filtered.body != plain.body)

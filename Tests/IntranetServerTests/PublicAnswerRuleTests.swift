@@ -272,18 +272,34 @@ struct ResponseCacheTests {
         cache.storePersonalAnswer(head: head, for: keptKey, ifStillAt: found.generation)
         #expect(cache.earlyAnswer(for: key, user: reader).answer == nil)
         // Offered for another role: not this key's.
-        cache.offer(page, dependsOn: .announcements, for: request, view: "u3", role: .editor)
+        cache.offer(page, dependsOn: .announcements, readAt: found.generation, for: request, view: "u3", role: .editor)
         cache.storePersonalAnswer(head: head, for: keptKey, ifStillAt: found.generation)
         #expect(cache.earlyAnswer(for: key, user: reader).answer == nil)
         // Offered, then a write to what the page read: not kept.
         found = cache.earlyAnswer(for: key, user: reader)
-        cache.offer(page, dependsOn: .announcements, for: request, view: "u3", role: .reader)
+        cache.offer(page, dependsOn: .announcements, readAt: found.generation, for: request, view: "u3", role: .reader)
         changes.receive(.announcements)
         cache.storePersonalAnswer(head: head, for: keptKey, ifStillAt: found.generation)
         #expect(cache.earlyAnswer(for: key, user: reader).answer == nil)
+        // A page read before a write, offered after it for a request that came after it (an
+        // older request's page, late): not kept.
+        let before = cache.generation
+        changes.receive(.announcements)
+        found = cache.earlyAnswer(for: key, user: reader)
+        cache.offer(page, dependsOn: .announcements, readAt: before, for: request, view: "u3", role: .reader)
+        cache.storePersonalAnswer(head: head, for: keptKey, ifStillAt: found.generation)
+        #expect(cache.earlyAnswer(for: key, user: reader).answer == nil)
+        // An offer waiting when its data changes goes with the change; one of other data stays.
+        found = cache.earlyAnswer(for: key, user: reader)
+        cache.offer(page, dependsOn: .announcements, readAt: found.generation, for: request, view: "u3", role: .reader)
+        #expect(cache.offeredPageCount == 1)
+        changes.receive(.people)
+        #expect(cache.offeredPageCount == 1)
+        changes.receive(.announcements)
+        #expect(cache.offeredPageCount == 0)
         // Offered and nothing changed: kept, and filled per person.
         found = cache.earlyAnswer(for: key, user: reader)
-        cache.offer(page, dependsOn: .announcements, for: request, view: "u3", role: .reader)
+        cache.offer(page, dependsOn: .announcements, readAt: found.generation, for: request, view: "u3", role: .reader)
         cache.storePersonalAnswer(head: head, for: keptKey, ifStillAt: found.generation)
         let answer = try #require(cache.earlyAnswer(for: key, user: reader).answer)
         let filled = try #require(answer.personalized(name: "Zoë <b>", csrf: "c", ifNoneMatch: nil))

@@ -100,11 +100,14 @@ struct BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         slots[key]?.value
     }
 
-    /// Whether an entry for `key` is worth keeping: always while the cache has room for another
-    /// entry; when full, only for a key kept or asked for before (a ghost, or refused here once
-    /// not long ago). A key refused is remembered, so its next sighting is admitted.
+    /// Whether an entry for `key` is worth keeping: always while the cache has room (fewer
+    /// entries than its limit, and under nine tenths of its bytes: the entry's size is not known
+    /// yet); when full, only for a key kept or asked for before (a ghost, or refused here once
+    /// not long ago). A key refused is remembered, so its next sighting is admitted. (A key
+    /// admitted and refused again later keeps an older place in the order of sightings, so it
+    /// may be forgotten a little early: an approximation that costs one more refusal at most.)
     mutating func admits(_ key: Key) -> Bool {
-        if slots.count < limits.entries || slots[key] != nil { return true }
+        if (slots.count < limits.entries && bytes < limits.bytes - limits.bytes / 10) || slots[key] != nil { return true }
         let hash = key.hashValue
         if ghosts[hash] != nil || sightings.remove(hash) != nil { return true }
         sightings.insert(hash)

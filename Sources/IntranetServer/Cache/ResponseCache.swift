@@ -90,6 +90,13 @@ final class ResponseCache: Sendable {
         var domains: ChangeDomains
     }
 
+    /// A page offered for ``PublicAnswerHandler`` to keep, with what it was read from and when.
+    private struct OfferedPage: Sendable {
+        var page: PersonalPage
+        var domains: ChangeDomains
+        var readAt: Generation
+    }
+
     private struct State {
         var generations = DomainGenerations()
         var entries: BoundedCache<Key, Entry>
@@ -101,7 +108,7 @@ final class ResponseCache: Sendable {
         var publicAnswerHits = 0
         /// Pages the application built for browsers' requests, until ``PublicAnswerHandler``
         /// keeps them with the head of the answer (``offer(_:dependsOn:for:view:role:)``).
-        var offeredPages: [PublicAnswerKey: (page: PersonalPage, domains: ChangeDomains)] = [:]
+        var offeredPages: [PublicAnswerKey: OfferedPage] = [:]
         var offerOrder = CircularBuffer<PublicAnswerKey>()
 
         /// The view of `user` (key and what it is built with), when known without asking the
@@ -322,24 +329,36 @@ final class ResponseCache: Sendable {
         return found
     }
 
+    /// The key of `user`'s view when known without the database (``view(for:)`` reads it).
+    func knownViewKey(for user: User) -> String? {
+        let readsGrants = loadGrants != nil
+        return state.withLockedValue { $0.view(for: user, readsGrants: readsGrants)?.key }
+    }
+
     /// The current generation, for a request whose answer may be stored later.
     var generation: Generation {
         state.withLockedValue { Generation(value: $0.generations) }
     }
 
-    /// Most pages offered and not yet kept: each is taken when its answer ends, so more wait only
-    /// when answers are not kept (a page answered with a cookie to set).
+    /// Most pages offered and not yet kept. Each is taken when its answer ends; others wait when
+    /// the handler is not following the answer (the view was not known on the event loop, the
+    /// key was not admitted, or no handler is installed) and go with a change of their data or
+    /// when newer offers push them out. Their bytes are mostly those the route entries hold.
     static let maxOfferedPages = 256
 
     /// Offers the page the application built for a browser's signed-in `request` (from data of
-    /// `domains`, for `view` and `role`) to ``PublicAnswerHandler``, which keeps it with the
-    /// head of the answer (``storePersonalAnswer(head:for:ifStillAt:)``) for the next request of
-    /// the same view and role. Nothing is offered for a request that has no page key.
-    func offer(_ page: PersonalPage, dependsOn domains: ChangeDomains, for request: HTTPRequest, view: String, role: UserRole) {
+    /// `domains` read at `readAt` or later, for `view` and `role`) to ``PublicAnswerHandler``,
+    /// which keeps it with the head of the answer (``storePersonalAnswer(head:for:ifStillAt:)``)
+    /// for the next request of the same view and role, unless a write to that data came since
+    /// `readAt`. Nothing is offered for a request that has no page key.
+    func offer(
+        _ page: PersonalPage, dependsOn domains: ChangeDomains, readAt: Generation, for request: HTTPRequest, view: String, role: UserRole
+    ) {
         guard let requestKey = PublicAnswerKey(request), requestKey.isPage else { return }
         let key = requestKey.forView(PublicAnswerKey.pageView(view, role: role))
         state.withLockedValue { state in
-            if state.offeredPages.updateValue((page, domains), forKey: key) == nil {
+            let offered = OfferedPage(page: page, domains: domains, readAt: readAt)
+            if state.offeredPages.updateValue(offered, forKey: key) == nil {
                 state.offerOrder.append(key)
             }
             while state.offerOrder.count > Self.maxOfferedPages {
@@ -349,13 +368,15 @@ final class ResponseCache: Sendable {
     }
 
     /// Keeps the page offered for `key` with the head the application answered it with, unless
-    /// a write to the page's data or a change of accounts came since `generation`.
+    /// a write to the page's data came since it was read, or a write to that data or a change of
+    /// accounts since `generation` (when the request came).
     func storePersonalAnswer(head: HTTPResponse, for key: PublicAnswerKey, ifStillAt generation: Generation) {
         state.withLockedValue { state in
             guard let offered = state.offeredPages.removeValue(forKey: key) else { return }
             if let index = state.offerOrder.firstIndex(of: key) { state.offerOrder.remove(at: index) }
             guard let answer = PublicAnswer(head: head, page: offered.page),
-                state.generations.agrees(with: generation.value, on: offered.domains.union(.accounts))
+                state.generations.agrees(with: generation.value, on: offered.domains.union(.accounts)),
+                state.generations.agrees(with: offered.readAt.value, on: offered.domains)
             else { return }
             let kept = Kept.early(answer)
             state.entries.set(Entry(value: kept, domains: offered.domains), for: .early(key), size: kept.size + key.size)
@@ -394,6 +415,11 @@ final class ResponseCache: Sendable {
         state.withLockedValue { $0.entries.count }
     }
 
+    /// How many offered pages wait to be kept (for tests and diagnostics).
+    var offeredPageCount: Int {
+        state.withLockedValue { $0.offeredPages.count }
+    }
+
     /// How many requests were answered from an early answer (for tests and diagnostics).
     var publicAnswerHits: Int {
         state.withLockedValue { $0.publicAnswerHits }
@@ -411,6 +437,11 @@ extension ResponseCache: ChangeListener {
                 state.viewsRead = nil
             }
             state.entries.removeAll { !$0.domains.isDisjoint(with: change.domains) }
+            let stale = state.offeredPages.filter { !$0.value.domains.isDisjoint(with: change.domains) }.keys
+            if !stale.isEmpty {
+                for key in stale { state.offeredPages[key] = nil }
+                state.offerOrder = CircularBuffer(state.offerOrder.filter { state.offeredPages[$0] != nil })
+            }
         }
     }
 }

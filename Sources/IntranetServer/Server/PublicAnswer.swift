@@ -4,7 +4,8 @@ import Hummingbird
 import IntranetAPI
 import NIOCore
 
-/// What selects a public answer: the request target as sent, the request headers the answers
+/// What selects a public answer: the request target as sent (for one item, less the query
+/// parameters its answer never reads: ``canonicalTarget(_:)``), the request headers the answers
 /// vary on (`Vary: Accept, Accept-Version, Spearal-PropertyFilter`, and `Cookie` for web pages)
 /// and the validator a client revalidates with (`If-None-Match`: the application answers it
 /// with a 304 or the 200).
@@ -35,7 +36,7 @@ struct PublicAnswerKey: Hashable, Sendable {
     /// Request headers that make an answer conditional, partial or personal beyond a bearer
     /// token (which is part of the key instead).
     private static let disqualifyingHeaders: Set<HTTPField.Name> = [
-        .ifMatch, .ifModifiedSince, .ifUnmodifiedSince, .ifRange,
+        .ifMatch, .ifModifiedSince, .ifUnmodifiedSince, .ifRange, .csrfToken,
         .range, .cacheControl, HTTPField.Name("Pragma")!, .transferEncoding, .expect,
     ]
 

@@ -100,6 +100,7 @@ struct WebController: Sendable {
         _ key: String, reads domains: ChangeDomains, view: ResponseCache.View? = nil, identity: WebIdentity, request: Request,
         build: () async throws -> PageFragment
     ) async throws -> Response {
+        let readAt = view?.generation ?? cache.generation
         let fragment = try await cache.fragment(for: "web|main|" + key, dependsOn: domains, keyedBy: view, build: build)
         if identity.user == nil, identity.cookieToSet == nil {
             let entry = try await cache.answer(for: "web|page|" + key, dependsOn: domains, keyedBy: view) {
@@ -120,10 +121,9 @@ struct WebController: Sendable {
             open.user?.displayName = PersonalPage.Slot.name.marker
             return PersonalPage(rendered: templates.layout(main: fragment.main, WebPages.layout(fragment.title, open)))
         }
-        if PublicAnswerKey(request.head)?.isPage == true {
-            let viewKey: String
-            if let view { viewKey = view.key } else { viewKey = try await cache.view(for: user).key }
-            cache.offer(shared, dependsOn: domains, for: request.head, view: viewKey, role: user.role)
+        // Offered only where the event loop knows the view too (it would not follow the answer).
+        if PublicAnswerKey(request.head)?.isPage == true, let viewKey = view?.key ?? cache.knownViewKey(for: user) {
+            cache.offer(shared, dependsOn: domains, readAt: readAt, for: request.head, view: viewKey, role: user.role)
         }
         return shared.response(name: user.displayName, csrf: identity.csrf, for: request)
     }
