@@ -107,7 +107,7 @@ final class ResponseCache: Sendable {
         var viewsRead: (task: Task<[Int: ReaderView], any Error>, generation: DomainGenerations)?
         var publicAnswerHits = 0
         /// Pages the application built for browsers' requests, until ``PublicAnswerHandler``
-        /// keeps them with the head of the answer (``offer(_:dependsOn:for:view:role:)``).
+        /// keeps them with the head of the answer (``offer(_:dependsOn:readAt:for:view:role:)``).
         var offeredPages: [PublicAnswerKey: OfferedPage] = [:]
         var offerOrder = CircularBuffer<PublicAnswerKey>()
 
@@ -309,7 +309,7 @@ final class ResponseCache: Sendable {
             let generation = Generation(value: state.generations)
             // Signed in, only the reads kept per view (announcements, people) are shared: any
             // other path may be personal (`/users/me`). A page is kept only when the
-            // application offers it (``offer(_:dependsOn:for:view:role:)``).
+            // application offers it (``offer(_:dependsOn:readAt:for:view:role:)``).
             guard user == nil || request.domains != .all || request.isPage,
                 let view = state.view(for: user, readsGrants: readsGrants)?.key
             else {
