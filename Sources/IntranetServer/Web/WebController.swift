@@ -121,8 +121,9 @@ struct WebController: Sendable {
             open.user?.displayName = PersonalPage.Slot.name.marker
             return PersonalPage(rendered: templates.layout(main: fragment.main, WebPages.layout(fragment.title, open)))
         }
-        // Offered only where the event loop knows the view too (it would not follow the answer).
-        if PublicAnswerKey(request.head)?.isPage == true, let viewKey = view?.key ?? cache.knownViewKey(for: user) {
+        // Offered only where the event loop knows the view too (it would not follow the answer);
+        // the cache offers nothing for a request without a page key.
+        if let viewKey = view?.key ?? cache.knownViewKey(for: user) {
             cache.offer(shared, dependsOn: domains, readAt: readAt, for: request.head, view: viewKey, role: user.role)
         }
         return shared.response(name: user.displayName, csrf: identity.csrf, for: request)
