@@ -47,6 +47,7 @@ let package = Package(
                 "IntranetAPI",
                 "IntranetHTML",
                 "CLibXML2",
+                "CCmarkGFM",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "FluentKit", package: "fluent-kit"),
@@ -109,6 +110,10 @@ let package = Package(
         // tree the terminal renders.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
         .target(name: "IntranetHTML", dependencies: ["CLibXML2"]),
+        // Markdown: cmark-gfm (CommonMark with GitHub's tables), for editors who write Markdown.
+        .systemLibrary(
+            name: "CCmarkGFM", pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"]), .brew(["cmark-gfm"])]),
 
         // The terminal client.
         .target(

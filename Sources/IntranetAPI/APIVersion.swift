@@ -8,9 +8,12 @@ public enum APIVersion: String, Sendable, CaseIterable, Codable, Comparable {
     case v1_0 = "1.0"
     /// Lists carry only `id` and `title`; details add `createdAt` and `updatedAt`.
     case v2_0 = "2.0"
+    /// Publishing: `status`, `publishAt`, `expiresAt`, `pinned`, `pinnedUntil`, `important`,
+    /// and (for editors) `audience`; lists put pinned announcements first.
+    case v3_0 = "3.0"
 
     /// The version a request gets when it names none.
-    public static let latest: APIVersion = .v2_0
+    public static let latest: APIVersion = .v3_0
 
     /// Every version the server answers, as the strings a client sends.
     public static var supported: [String] { allCases.map(\.rawValue) }
@@ -24,6 +27,7 @@ public enum APIVersion: String, Sendable, CaseIterable, Codable, Comparable {
         switch self {
         case .v1_0: 1
         case .v2_0: 2
+        case .v3_0: 3
         }
     }
 }

@@ -183,6 +183,10 @@ extension AnnouncementV2 {
 }
 
 /// The body of `POST /announcements` and `PUT /announcements/{id}`, the same in every version.
+///
+/// Every property but `title` and `body` is sent only when set: a property not sent keeps its
+/// value (its default, for a new announcement), so clients that predate it never change it. To
+/// clear a time or an audience, send `null` in a `PATCH` (``AnnouncementPatch`` in the SDK).
 public struct AnnouncementDraft: Codable, Sendable, Equatable {
     /// The headline; the server trims white space and requires 1–255 code points.
     public var title: String
@@ -190,15 +194,46 @@ public struct AnnouncementDraft: Codable, Sendable, Equatable {
     public var body: String?
     /// Who may read it; `nil` leaves it as it is (everyone, for a new announcement).
     public var readers: AnnouncementReaders?
+    /// Draft or published; `nil` leaves it (published, for a new announcement).
+    public var status: AnnouncementStatus?
+    /// When readers first see it; `nil` leaves it (at once, for a new announcement).
+    public var publishAt: Date?
+    /// When readers stop seeing it; `nil` leaves it (never, for a new announcement).
+    public var expiresAt: Date?
+    /// Whether it is pinned; `nil` leaves it (not pinned, for a new announcement).
+    public var pinned: Bool?
+    /// When the pin ends; `nil` leaves it.
+    public var pinnedUntil: Date?
+    /// Whether it is marked important; `nil` leaves it (not, for a new announcement).
+    public var important: Bool?
+    /// The departments and teams it is addressed to; `nil` leaves it (none, for a new one).
+    public var audience: AnnouncementAudience?
+    /// The body written as Markdown (CommonMark with tables) instead of `body`: the server
+    /// makes the HTML body from it and keeps it for later edits. Send one or the other.
+    public var markdown: String?
 
     /// Creates a draft.
-    public init(title: String, body: String? = nil, readers: AnnouncementReaders? = nil) {
+    public init(
+        title: String, body: String? = nil, readers: AnnouncementReaders? = nil, status: AnnouncementStatus? = nil,
+        publishAt: Date? = nil, expiresAt: Date? = nil, pinned: Bool? = nil, pinnedUntil: Date? = nil, important: Bool? = nil,
+        audience: AnnouncementAudience? = nil, markdown: String? = nil
+    ) {
         self.title = title
         self.body = body
         self.readers = readers
+        self.status = status
+        self.publishAt = publishAt
+        self.expiresAt = expiresAt
+        self.pinned = pinned
+        self.pinnedUntil = pinnedUntil
+        self.important = important
+        self.audience = audience
+        self.markdown = markdown
     }
 
-    private enum CodingKeys: String, CodingKey { case title, body, readers }
+    private enum CodingKeys: String, CodingKey {
+        case title, body, readers, status, publishAt, expiresAt, pinned, pinnedUntil, important, audience, markdown
+    }
 
     /// Reads a draft; a missing `readers` leaves them unchanged.
     public init(from decoder: any Decoder) throws {
@@ -207,14 +242,36 @@ public struct AnnouncementDraft: Codable, Sendable, Equatable {
         body = try container.decodeIfPresent(String.self, forKey: .body)
         // `decodeIfPresent` would read an explicit `null` (everyone) as "not sent".
         readers = container.contains(.readers) ? try container.decode(AnnouncementReaders.self, forKey: .readers) : nil
+        status = try container.decodeIfPresent(AnnouncementStatus.self, forKey: .status)
+        publishAt = try container.decodeIfPresent(Date.self, forKey: .publishAt)
+        expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
+        pinned = try container.decodeIfPresent(Bool.self, forKey: .pinned)
+        pinnedUntil = try container.decodeIfPresent(Date.self, forKey: .pinnedUntil)
+        important = try container.decodeIfPresent(Bool.self, forKey: .important)
+        audience = try container.decodeIfPresent(AnnouncementAudience.self, forKey: .audience)
+        markdown = try container.decodeIfPresent(String.self, forKey: .markdown)
     }
 
-    /// Encodes `body` as an explicit `null`, since `PUT` is a full replacement; `readers` only
-    /// when set, so old clients never touch them.
+    /// Encodes `body` as an explicit `null`, since `PUT` is a full replacement (or `markdown`
+    /// instead, when set); `readers` when
+    /// set; the publishing properties only when set, left out otherwise in every format
+    /// (Spearal's `encodeIfPresent` sends `null`, which would clear them), so that old clients
+    /// never touch them.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
-        try container.encode(body, forKey: .body)
+        if let markdown {
+            try container.encode(markdown, forKey: .markdown)
+        } else {
+            try container.encode(body, forKey: .body)
+        }
         try container.encodeIfPresent(readers, forKey: .readers)
+        if let status { try container.encode(status, forKey: .status) }
+        if let publishAt { try container.encode(publishAt, forKey: .publishAt) }
+        if let expiresAt { try container.encode(expiresAt, forKey: .expiresAt) }
+        if let pinned { try container.encode(pinned, forKey: .pinned) }
+        if let pinnedUntil { try container.encode(pinnedUntil, forKey: .pinnedUntil) }
+        if let important { try container.encode(important, forKey: .important) }
+        if let audience { try container.encode(audience, forKey: .audience) }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The validation rules for announcement fields, shared by server and client.
 public enum AnnouncementRules {
     /// Most Unicode code points a title may have after trimming (what PostgreSQL's
@@ -33,6 +35,33 @@ public enum AnnouncementRules {
             return "must be at most \(maxBodyBytes) bytes of UTF-8"
         }
         return nil
+    }
+}
+
+extension AnnouncementRules {
+    /// The earliest instant a publishing time may name (2000-01-01T00:00:00Z).
+    public static let earliestInstant = Date(timeIntervalSince1970: 946_684_800)
+    /// The first instant a publishing time may no longer name (2100-01-01T00:00:00Z): a
+    /// mistyped year 9999 is refused, not scheduled.
+    public static let endOfInstants = Date(timeIntervalSince1970: 4_102_444_800)
+    /// Most departments and most teams one audience may name.
+    public static let maxAudienceEntries = 100
+    /// Most Unicode code points of a department name in an audience.
+    public static let maxDepartmentCodePoints = 255
+
+    /// The problem with a publishing time (`publishAt`, `expiresAt`, `pinnedUntil`), or `nil`.
+    public static func instantProblem(_ date: Date) -> String? {
+        guard date >= earliestInstant, date < endOfInstants else {
+            return "must be between 2000-01-01T00:00:00Z and 2099-12-31T23:59:59Z"
+        }
+        return nil
+    }
+
+    /// The problem with publication and expiry together, or `nil`: expiry must come after
+    /// publication.
+    public static func windowProblem(publishAt: Date?, expiresAt: Date?) -> String? {
+        guard let publishAt, let expiresAt, expiresAt <= publishAt else { return nil }
+        return "must be after publishAt"
     }
 }
 

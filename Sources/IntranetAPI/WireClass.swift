@@ -22,13 +22,20 @@ public enum WireClass: String, Sendable, CaseIterable {
 
     /// The properties objects of this class have under `version`, in wire (alphabetical) order.
     ///
-    /// An editor's 2.0 detail adds `readers`; it is listed, since a filter may name it even
+    /// An editor's 2.0 and 3.0 detail adds `readers` (3.0 also `audience` and `markdown`); they are listed, since a filter may name it even
     /// where the caller does not get it.
     public func properties(in version: APIVersion) -> [String] {
         switch (self, version) {
         case (.announcement, .v1_0), (.announcementSummary, .v1_0): ["body", "id", "title"]
         case (.announcement, .v2_0): ["body", "createdAt", "id", "readers", "title", "updatedAt"]
         case (.announcementSummary, .v2_0): ["id", "title"]
+        case (.announcement, .v3_0):
+            [
+                "audience", "body", "createdAt", "expiresAt", "id", "important", "markdown", "pinned", "pinnedUntil", "publishAt",
+                "readers", "status", "title", "updatedAt",
+            ]
+        case (.announcementSummary, .v3_0):
+            ["createdAt", "expiresAt", "id", "important", "pinned", "pinnedUntil", "publishAt", "status", "title", "updatedAt"]
         case (.user, _): ["displayName", "id", "role", "username"]
         case (.loginResponse, _): ["expiresAt", "token", "user"]
         case (.person, _):
@@ -77,6 +84,21 @@ extension AnnouncementV2.EditorDetail: SpearalClassNamed {
 extension AnnouncementV2.ListItem: SpearalClassNamed {
     /// `intranet.AnnouncementSummary`.
     public static var spearalClassName: String { WireClass.announcementSummary.rawValue }
+}
+
+extension AnnouncementV3.Detail: SpearalClassNamed {
+    /// `intranet.Announcement`.
+    public static var spearalClassName: String { WireClass.announcement.rawValue }
+}
+
+extension AnnouncementV3.ListItem: SpearalClassNamed {
+    /// `intranet.AnnouncementSummary`.
+    public static var spearalClassName: String { WireClass.announcementSummary.rawValue }
+}
+
+extension AnnouncementAudience: SpearalClassNamed {
+    /// `intranet.Audience`: only ever nested in an announcement, so filters do not name it.
+    public static var spearalClassName: String { "intranet.Audience" }
 }
 
 extension AnnouncementDraft: SpearalClassNamed {

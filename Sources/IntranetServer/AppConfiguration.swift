@@ -53,6 +53,10 @@ public struct AppConfiguration: Sendable {
     /// `www.youtube-nocookie.com` (`EMBED_HOSTS`, comma-separated); empty (the default) removes
     /// every `iframe`. Web pages allow frames from exactly these hosts.
     public var embedHosts: Set<String> = []
+    /// The time zone web pages show times in and read the editor's form in
+    /// (`INTRANET_TIME_ZONE`, an IANA name such as `Europe/Lisbon`; UTC by default). The API
+    /// always speaks RFC 3339 instants; the terminal uses its own machine's zone.
+    public var timeZone = TimeZone(identifier: "UTC")!
     /// Whether the web front end's cookies are marked `Secure` (`INTRANET_SECURE_COOKIES`):
     /// set it when browsers reach the server over HTTPS (through a proxy, say).
     public var secureCookies = false
@@ -114,7 +118,7 @@ public struct AppConfiguration: Sendable {
     /// `SHUTDOWN_GRACE_SECONDS`, `ACCESS_LOG`, `METRICS_TOKEN`, `LOG_LEVEL`, `MAX_BODY_SIZE`, `IMPORT_MAX_BYTES`,
     /// `INTRANET_ANONYMOUS_READ`, `INTRANET_REQUIRE_SIGNATURE` (`true`/`false`),
     /// `INTRANET_SESSION_DAYS`, `EMBED_HOSTS` (comma-separated host names),
-    /// `INTRANET_SECURE_COOKIES` (`true`/`false`). Every setting is read the same way
+    /// `INTRANET_SECURE_COOKIES` (`true`/`false`), `INTRANET_TIME_ZONE` (an IANA zone name). Every setting is read the same way
     /// (``SettingsReader``): absent or empty keeps the default, and every flag takes `true` or
     /// `false`, `1` or `0`, `yes` or `no`, in any case.
     ///
@@ -133,6 +137,9 @@ public struct AppConfiguration: Sendable {
         ]) { configuration.logLevel = level }
         if let hosts = settings.text("EMBED_HOSTS") { configuration.embedHosts = try Self.embedHosts(hosts) }
         if let secure = try settings.flag("INTRANET_SECURE_COOKIES") { configuration.secureCookies = secure }
+        if let zone = try settings.parsed("INTRANET_TIME_ZONE", "must be an IANA time zone name such as Europe/Lisbon or UTC", {
+            TimeZone(identifier: $0)
+        }) { configuration.timeZone = zone }
         if let bytes = try settings.integer("MAX_BODY_SIZE", in: 1...Int.max, "bytes") { configuration.maxBodySize = bytes }
         if let bytes = try settings.integer("IMPORT_MAX_BYTES", in: 1 << 20...4 << 30, "bytes (1 MiB to 4 GiB)") {
             configuration.importMaxBytes = bytes

@@ -29,7 +29,9 @@ func buildRouter(
 
     var apiRoutes = RouteBook<AppRequestContext>()
     let limit = configuration.maxBodySize
-    AnnouncementController(repository: dependencies.announcements, cache: dependencies.cache, sanitizer: dependencies.sanitizer, maxBodySize: limit)
+    AnnouncementController(
+        repository: dependencies.announcements, cache: dependencies.cache, sanitizer: dependencies.sanitizer, maxBodySize: limit,
+        now: dependencies.configuration.now)
         .addRoutes(to: &apiRoutes)
     SessionController(auth: dependencies.auth, people: dependencies.people, maxBodySize: limit).addRoutes(to: &apiRoutes)
     UserController(accounts: dependencies.accounts, hasher: dependencies.hasher, maxBodySize: limit).addRoutes(to: &apiRoutes)
@@ -43,7 +45,7 @@ func buildRouter(
     let web = WebController(
         repository: dependencies.announcements, people: dependencies.people, accounts: dependencies.accounts, auth: dependencies.auth,
         hasher: dependencies.hasher, cache: dependencies.cache, templates: dependencies.templates, sanitizer: dependencies.sanitizer,
-        maxBodySize: limit, secureCookies: configuration.secureCookies)
+        maxBodySize: limit, secureCookies: configuration.secureCookies, timeZone: configuration.timeZone, now: configuration.now)
     web.addRoutes(to: &webRoutes)
     let pages = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     webRoutes.register(on: pages)

@@ -46,7 +46,9 @@ struct ServerDependencies {
         let grantsDatabase = database.database
         cache = ResponseCache(
             limits: configuration.answerCacheLimits, changes: changes,
-            grants: { try await FluentAnnouncementRepository.readerGrants(on: grantsDatabase) }, metrics: metrics)
+            grants: { try await FluentAnnouncementRepository.readerGrants(on: grantsDatabase) },
+            schedule: { try await FluentAnnouncementRepository.nextVisibilityChange(after: $0, on: grantsDatabase) },
+            now: configuration.now, metrics: metrics)
         accounts = SessionRememberingAccountRepository(
             base: FluentAccountRepository(database: database.database, changes: changes),
             recheckInterval: configuration.sessionRecheckInterval, trust: trust, metrics: metrics)
@@ -70,7 +72,7 @@ struct ServerDependencies {
         peopleSearch = PeopleSearchIndex(database: database.database, changes: changes, logger: logger, work: database.backgroundWork)
         services.append(peopleSearch)
         self.services = services
-        announcements = FluentAnnouncementRepository(database: database.database, changes: changes)
+        announcements = FluentAnnouncementRepository(database: database.database, changes: changes, now: configuration.now)
         people = FluentPersonRepository(database: database.database, changes: changes, now: configuration.now, searchIndex: peopleSearch)
         hasher = PasswordHasher(cost: configuration.passwordCost)
         sanitizer = HTMLSanitizer(embedHosts: configuration.embedHosts)

@@ -27,6 +27,7 @@ struct ImportCommand: AsyncParsableCommand {
         @Flag(help: "Report what would happen and change nothing.") var dryRun = false
         @Flag(help: "Import private and password-protected posts, readable only by --owner.") var includePrivate = false
         @Flag(help: "Import published pages as announcements too.") var includePages = false
+        @Flag(help: "Import scheduled posts too, published at their date.") var includeScheduled = false
         @Option(help: "The admin (username) private posts are restricted to.") var owner: String?
         @Option(help: "text (default) or json.") var output: ReportFormat = .text
         @OptionGroup var database: DatabaseOptions
@@ -36,7 +37,8 @@ struct ImportCommand: AsyncParsableCommand {
                 throw ValidationError("cannot read \(file)")
             }
             try await withAdminConsole(database) { console in
-                let options = ImportOptions(dryRun: dryRun, includePrivate: includePrivate, includePages: includePages)
+                let options = ImportOptions(
+                    dryRun: dryRun, includePrivate: includePrivate, includePages: includePages, includeScheduled: includeScheduled)
                 let report = try await console.importWordPress(path: file, options: options, owner: owner)
                 switch output {
                 case .text:

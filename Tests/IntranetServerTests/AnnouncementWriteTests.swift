@@ -17,7 +17,12 @@ struct AnnouncementWriteTests {
             let created = try response.object()
             #expect(created["id"] as? Int == 7)
             #expect(created["title"] as? String == "Fire drill")
-            #expect(Set(created.keys) == ["id", "title", "body", "createdAt", "updatedAt", "readers"])
+            #expect(
+                Set(created.keys) == [
+                    "id", "title", "body", "createdAt", "updatedAt", "readers", "audience", "markdown", "status", "publishAt", "expiresAt", "pinned",
+                    "pinnedUntil", "important",
+                ])
+            #expect(created["status"] as? String == "published" && created["pinned"] as? Bool == false)
             let read = try await client.send(.get, "/announcements/7", as: .editor)
             #expect(read.text == response.text)
             #expect(read.headers[.eTag] == etag)

@@ -215,8 +215,8 @@ struct PublicAnswerTests {
             let head = try await client.send(.head, "/announcements/2")
             let badQuery = try await client.send(.get, "/announcements?max=abc")
             let badQueryAgain = try await client.send(.get, "/announcements?max=abc")
-            let badVersion = try await client.send(.get, "/announcements/2", version: "3.0")
-            let badVersionAgain = try await client.send(.get, "/announcements/2", version: "3.0")
+            let badVersion = try await client.send(.get, "/announcements/2", version: "4.0")
+            let badVersionAgain = try await client.send(.get, "/announcements/2", version: "4.0")
             let badToken = try await client.send(.get, "/announcements/2", headers: [.authorization: "Bearer nonsense"])
 
             #expect(modifiedSince.status == .ok)
@@ -279,7 +279,7 @@ struct PublicAnswerTests {
             #expect(answers.map(\.statusLine) == [
                 "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 201 Created", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK",
             ])
-            #expect(answers.map { $0.header("API-Version") } == ["2.0", "2.0", "1.0", "2.0", "2.0", "2.0"])
+            #expect(answers.map { $0.header("API-Version") } == ["3.0", "3.0", "1.0", "3.0", "3.0", "3.0"])
             #expect(answers.count == 6)
             guard answers.count == 6 else { return }
             #expect(answers[0].body.contains(#""id":2"#))

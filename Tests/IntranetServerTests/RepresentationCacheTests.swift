@@ -21,10 +21,15 @@ struct RepresentationCacheTests {
 
         var description: String { name }
 
+        /// The keys of a reader's detail in the latest version (3.0).
+        static let latestDetailKeys: Set<String> = [
+            "id", "title", "body", "createdAt", "updatedAt", "status", "publishAt", "expiresAt", "pinned", "pinnedUntil", "important",
+        ]
+
         static let detail: [Variant] = [
-            Variant(name: "json", query: "", headers: [], contentType: "application/json", keys: ["id", "title", "body", "createdAt", "updatedAt"]),
+            Variant(name: "json", query: "", headers: [], contentType: "application/json", keys: Self.latestDetailKeys),
             Variant(name: "spearal", query: "", headers: [("Accept", "application/spearal")], contentType: "application/spearal",
-                    keys: ["id", "title", "body", "createdAt", "updatedAt"]),
+                    keys: Self.latestDetailKeys),
             Variant(name: "json fields", query: "?fields=title", headers: [], contentType: "application/json", keys: ["id", "title"]),
             Variant(name: "spearal header", query: "", headers: [("Accept", "application/spearal"), ("Spearal-PropertyFilter", "intranet.Announcement#body")],
                     contentType: "application/spearal", keys: ["id", "body"]),

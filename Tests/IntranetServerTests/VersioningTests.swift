@@ -6,13 +6,15 @@ import Testing
 
 @Suite("API version negotiation")
 struct VersioningTests {
-    @Test("a request naming no version gets 2.0", arguments: TestStorage.all)
+    @Test("a request naming no version gets the latest, 3.0", arguments: TestStorage.all)
     func defaultVersion(storage: TestStorage) async throws {
         try await withTestServer(storage) { _, client in
             let response = try await client.send(.get, "/announcements")
 
-            #expect(response.headers[.apiVersion] == "2.0")
-            #expect(Set(try response.objects().first?.keys ?? [:].keys) == ["id", "title"])
+            #expect(response.headers[.apiVersion] == "3.0")
+            #expect(
+                Set(try response.objects().first?.keys ?? [:].keys)
+                    == ["id", "title", "createdAt", "updatedAt", "status", "publishAt", "expiresAt", "pinned", "pinnedUntil", "important"])
         }
     }
 
@@ -37,7 +39,7 @@ struct VersioningTests {
         }
     }
 
-    @Test("an unknown version is 406 with the supported versions", arguments: ["3.0", "1", "v1", "abc", "2.00", "1.0,2.0"])
+    @Test("an unknown version is 406 with the supported versions", arguments: ["4.0", "1", "v1", "abc", "2.00", "1.0,2.0"])
     func unknownVersion(asked: String) async throws {
         try await withTestServer { _, client in
             let response = try await client.send(.get, "/announcements", headers: [.acceptVersion: asked])
@@ -45,7 +47,7 @@ struct VersioningTests {
             #expect(response.status == .notAcceptable)
             #expect(response.headers[.contentType] == "application/problem+json")
             let problem = try response.object()
-            #expect(problem["supportedVersions"] as? [String] == ["1.0", "2.0"])
+            #expect(problem["supportedVersions"] as? [String] == ["1.0", "2.0", "3.0"])
             #expect(problem["status"] as? Int == 406)
         }
     }
@@ -53,10 +55,10 @@ struct VersioningTests {
     @Test("an unknown version in the Accept parameter is 406 too")
     func unknownVersionInAccept() async throws {
         try await withTestServer { _, client in
-            let response = try await client.send(.get, "/announcements", headers: [.accept: "application/json;v=3.0"])
+            let response = try await client.send(.get, "/announcements", headers: [.accept: "application/json;v=4.0"])
 
             #expect(response.status == .notAcceptable)
-            #expect(try response.object()["supportedVersions"] as? [String] == ["1.0", "2.0"])
+            #expect(try response.object()["supportedVersions"] as? [String] == ["1.0", "2.0", "3.0"])
         }
     }
 

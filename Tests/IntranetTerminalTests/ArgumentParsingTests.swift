@@ -4,14 +4,14 @@ import Testing
 
 @Suite("Argument parsing and help text")
 struct ArgumentParsingTests {
-    @Test("announcements with no subcommand is the list command with page 1 and version 2.0")
+    @Test("announcements with no subcommand is the list command with page 1 and version 3.0")
     func defaultsToList() throws {
         let command = try IntranetCommand.parseAsRoot(["announcements"])
 
         let list = try #require(command as? ListCommand)
         #expect(list.page == nil)
         #expect(list.all == false)
-        #expect(list.global.apiVersion == .v2)
+        #expect(list.global.apiVersion == .v3)
         #expect(list.global.output == .table)
     }
 
@@ -40,7 +40,7 @@ struct ArgumentParsingTests {
     }
 
     @Test("usage errors exit 64 with ArgumentParser's message on stderr and nothing on stdout", arguments: [
-        (["announcements", "--api-version", "3.0"], "3.0"),
+        (["announcements", "--api-version", "4.0"], "4.0"),
         (["announcements", "--output", "xml"], "xml"),
         (["announcements", "--all", "--page", "2"], "--all shows every page"),
         (["announcements", "--per-page", "0"], "--per-page must be between 1 and 100"),
@@ -48,7 +48,7 @@ struct ArgumentParsingTests {
         (["announcements", "show", "two"], "two"),
         (["announcements", "update", "7"], "nothing to change"),
         (["announcements", "update", "7", "--clear-body", "--body", "<p>x</p>"], "--clear-body removes the body"),
-        (["announcements", "create", "--title", "T", "--body", "x", "--body-file", "f"], "either --body or --body-file"),
+        (["announcements", "create", "--title", "T", "--body", "x", "--body-file", "f"], "give one of --body, --body-file and --markdown"),
         (["announcements", "create"], "Missing expected argument '--title <title>'"),
         (["announcements", "delete"], "Missing expected argument '<id>'"),
     ])

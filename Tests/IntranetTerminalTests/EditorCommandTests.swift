@@ -125,7 +125,7 @@ struct EditorCommandTests {
 
         let result = await runIntranet(["announcements", "show", "2", "--verbose", "--server", "http://intranet.example:9000/"], transport: transport)
 
-        #expect(result.errors.hasPrefix("GET http://intranet.example:9000/announcements/2 (Accept-Version: 2.0) → 200 in "))
+        #expect(result.errors.hasPrefix("GET http://intranet.example:9000/announcements/2 (Accept-Version: 3.0) → 200 in "))
         #expect(result.errors.filter { $0 == "\n" }.count == 1)
     }
 }

@@ -4,7 +4,9 @@ import IntranetAPI
 /// An announcement as the app shows it, the same type under every API version.
 ///
 /// Version 1.0 sends no dates, so ``createdAt`` and ``updatedAt`` are `nil` there. ``readers``
-/// is set only when the server showed them: a 2.0 detail read by an editor or an admin.
+/// is set only when the server showed them: a 2.0 or 3.0 detail read by an editor or an admin.
+/// ``publishing`` (status, times, pin, importance) comes with version 3.0, ``audience`` with an
+/// editor's 3.0 detail.
 public struct Announcement: Codable, Sendable, Equatable, Identifiable {
     /// The server-assigned id.
     public var id: Int
@@ -19,11 +21,18 @@ public struct Announcement: Codable, Sendable, Equatable, Identifiable {
     /// Who may read it, when the server said (2.0 details for editors and admins); `nil` when
     /// it did not, which is not the same as `AnnouncementReaders.everyone`.
     public var readers: AnnouncementReaders?
+    /// Status, times, pin and importance (version 3.0 and later; `nil` before).
+    public var publishing: AnnouncementV3.Publishing?
+    /// The departments and teams it is addressed to, in an editor's 3.0 detail; `nil` when it
+    /// has none or the server did not say.
+    public var audience: AnnouncementAudience?
+    /// The Markdown the body was made from, in an editor's 3.0 detail (`nil` for HTML).
+    public var markdown: String?
 
     /// Creates an announcement.
     public init(
         id: Int, title: String, body: String?, createdAt: Date? = nil, updatedAt: Date? = nil,
-        readers: AnnouncementReaders? = nil
+        readers: AnnouncementReaders? = nil, publishing: AnnouncementV3.Publishing? = nil, audience: AnnouncementAudience? = nil
     ) {
         self.id = id
         self.title = title
@@ -31,7 +40,14 @@ public struct Announcement: Codable, Sendable, Equatable, Identifiable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.readers = readers
+        self.publishing = publishing
+        self.audience = audience
     }
+
+    /// Whether it is pinned (first in lists); `false` under versions before 3.0.
+    public var isPinned: Bool { publishing?.pinned ?? false }
+    /// Whether it is marked important; `false` under versions before 3.0.
+    public var isImportant: Bool { publishing?.important ?? false }
 
     /// The announcement built from a list item that carried its body (version 1.0).
     ///
@@ -42,7 +58,10 @@ public struct Announcement: Codable, Sendable, Equatable, Identifiable {
         self.init(id: summary.id, title: summary.title, body: summary.body.html)
     }
 
-    private enum CodingKeys: String, CodingKey { case id, title, body, createdAt, updatedAt, readers }
+    private enum CodingKeys: String, CodingKey {
+        case id, title, body, createdAt, updatedAt, readers, audience, markdown
+        case status, publishAt, expiresAt, pinned, pinnedUntil, important
+    }
 
     /// Decodes any version's detail; `"readers": null` is `AnnouncementReaders.everyone`,
     /// a missing `readers` key is `nil`.
@@ -55,6 +74,27 @@ public struct Announcement: Codable, Sendable, Equatable, Identifiable {
         updatedAt = try container.decodeIfPresent(Date.self, forKey: .updatedAt)
         // `decodeIfPresent` would turn an explicit `null` (everyone) into "not sent".
         readers = container.contains(.readers) ? try container.decode(AnnouncementReaders.self, forKey: .readers) : nil
+        audience = try container.decodeIfPresent(AnnouncementAudience.self, forKey: .audience)
+        markdown = try container.decodeIfPresent(String.self, forKey: .markdown)
+        publishing = try Self.publishing(in: container)
+    }
+
+    /// The publishing properties of a 3.0 object (`status` present), else `nil`.
+    static func publishing<Key: CodingKey>(
+        in container: KeyedDecodingContainer<Key>, keys: (status: Key, publishAt: Key, expiresAt: Key, pinned: Key, pinnedUntil: Key, important: Key)
+    ) throws -> AnnouncementV3.Publishing? {
+        guard container.contains(keys.status) else { return nil }
+        return AnnouncementV3.Publishing(
+            status: try container.decode(AnnouncementStatus.self, forKey: keys.status),
+            publishAt: try container.decodeIfPresent(Date.self, forKey: keys.publishAt),
+            expiresAt: try container.decodeIfPresent(Date.self, forKey: keys.expiresAt),
+            pinned: try container.decodeIfPresent(Bool.self, forKey: keys.pinned) ?? false,
+            pinnedUntil: try container.decodeIfPresent(Date.self, forKey: keys.pinnedUntil),
+            important: try container.decodeIfPresent(Bool.self, forKey: keys.important) ?? false)
+    }
+
+    private static func publishing(in container: KeyedDecodingContainer<CodingKeys>) throws -> AnnouncementV3.Publishing? {
+        try publishing(in: container, keys: (.status, .publishAt, .expiresAt, .pinned, .pinnedUntil, .important))
     }
 
     /// Encodes the fields that are known; `readers` only when the server showed them.
@@ -66,5 +106,15 @@ public struct Announcement: Codable, Sendable, Equatable, Identifiable {
         try container.encodeIfPresent(createdAt, forKey: .createdAt)
         try container.encodeIfPresent(updatedAt, forKey: .updatedAt)
         try container.encodeIfPresent(readers, forKey: .readers)
+        if let audience { try container.encode(audience, forKey: .audience) }
+        if let markdown { try container.encode(markdown, forKey: .markdown) }
+        if let publishing {
+            try container.encode(publishing.status, forKey: .status)
+            try container.encode(publishing.publishAt, forKey: .publishAt)
+            try container.encode(publishing.expiresAt, forKey: .expiresAt)
+            try container.encode(publishing.pinned, forKey: .pinned)
+            try container.encode(publishing.pinnedUntil, forKey: .pinnedUntil)
+            try container.encode(publishing.important, forKey: .important)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import IntranetAPI
 import RESTRepository
 
@@ -12,7 +13,12 @@ import RESTRepository
 /// AnnouncementPatch(body: .null)               // {"body":null}
 /// AnnouncementPatch(readers: .only([2, 7]))    // {"readers":[2,7]}
 /// AnnouncementPatch()                          // {}: changes nothing
+/// AnnouncementPatch(publishAt: .null)          // {"publishAt":null}: publish at once
+/// AnnouncementPatch(pinned: true)              // {"pinned":true}
 /// ```
+///
+/// The publishing properties (status, times, pin, importance, audience) need API version 3.0
+/// to be read back, and are written under any version.
 public struct AnnouncementPatch: Encodable, Sendable, Equatable {
     /// The new title, or `RequiredPatchField.absent` to keep it.
     public var title: RequiredPatchField<String>
@@ -20,6 +26,23 @@ public struct AnnouncementPatch: Encodable, Sendable, Equatable {
     public var body: PatchField<String>
     /// Who may read it from now on, or `RequiredPatchField.absent` to keep that.
     public var readers: RequiredPatchField<AnnouncementReaders>
+    /// Draft or published, or `RequiredPatchField.absent` to keep it.
+    public var status: RequiredPatchField<AnnouncementStatus>
+    /// When readers first see it, `PatchField.null` for at once, or absent to keep it.
+    public var publishAt: PatchField<Date>
+    /// When readers stop seeing it, `PatchField.null` for never, or absent to keep it.
+    public var expiresAt: PatchField<Date>
+    /// Whether it is pinned, or absent to keep it.
+    public var pinned: RequiredPatchField<Bool>
+    /// When the pin ends, `PatchField.null` for never, or absent to keep it.
+    public var pinnedUntil: PatchField<Date>
+    /// Whether it is marked important, or absent to keep it.
+    public var important: RequiredPatchField<Bool>
+    /// The departments and teams it is addressed to, `PatchField.null` for none, or absent.
+    public var audience: PatchField<AnnouncementAudience>
+    /// A new body written as Markdown (the server makes the HTML and keeps the source), instead
+    /// of `body`; absent to keep the body.
+    public var markdown: RequiredPatchField<String> = .absent
 
     /// Creates a patch.
     ///
@@ -27,13 +50,33 @@ public struct AnnouncementPatch: Encodable, Sendable, Equatable {
     ///   - title: the new title, or `nil` to keep the current one.
     ///   - body: what to do with the body (keep it by default).
     ///   - readers: who may read it, or `nil` to keep that (editors and admins only).
-    public init(title: String? = nil, body: PatchField<String> = .absent, readers: AnnouncementReaders? = nil) {
+    ///   - status: draft or published, or `nil` to keep it.
+    ///   - publishAt: the publication time (kept by default).
+    ///   - expiresAt: the expiry (kept by default).
+    ///   - pinned: pin or unpin, or `nil` to keep it.
+    ///   - pinnedUntil: the end of the pin (kept by default).
+    ///   - important: mark or unmark as important, or `nil` to keep it.
+    ///   - audience: the departments and teams (kept by default).
+    public init(
+        title: String? = nil, body: PatchField<String> = .absent, readers: AnnouncementReaders? = nil, status: AnnouncementStatus? = nil,
+        publishAt: PatchField<Date> = .absent, expiresAt: PatchField<Date> = .absent, pinned: Bool? = nil,
+        pinnedUntil: PatchField<Date> = .absent, important: Bool? = nil, audience: PatchField<AnnouncementAudience> = .absent
+    ) {
         self.title = title.map(RequiredPatchField.value) ?? .absent
         self.body = body
         self.readers = readers.map(RequiredPatchField.value) ?? .absent
+        self.status = status.map(RequiredPatchField.value) ?? .absent
+        self.publishAt = publishAt
+        self.expiresAt = expiresAt
+        self.pinned = pinned.map(RequiredPatchField.value) ?? .absent
+        self.pinnedUntil = pinnedUntil
+        self.important = important.map(RequiredPatchField.value) ?? .absent
+        self.audience = audience
     }
 
-    private enum CodingKeys: String, CodingKey { case title, body, readers }
+    private enum CodingKeys: String, CodingKey {
+        case title, body, readers, status, publishAt, expiresAt, pinned, pinnedUntil, important, audience, markdown
+    }
 
     /// Writes only the fields the patch mentions.
     public func encode(to encoder: any Encoder) throws {
@@ -41,5 +84,13 @@ public struct AnnouncementPatch: Encodable, Sendable, Equatable {
         try container.encode(title, forKey: .title)
         try container.encode(body, forKey: .body)
         try container.encode(readers, forKey: .readers)
+        try container.encode(status, forKey: .status)
+        try container.encode(publishAt, forKey: .publishAt)
+        try container.encode(expiresAt, forKey: .expiresAt)
+        try container.encode(pinned, forKey: .pinned)
+        try container.encode(pinnedUntil, forKey: .pinnedUntil)
+        try container.encode(important, forKey: .important)
+        try container.encode(audience, forKey: .audience)
+        try container.encode(markdown, forKey: .markdown)
     }
 }

@@ -1,4 +1,7 @@
-/// An announcement as a list carries it: under 1.0 with its body, under 2.0 only id and title.
+import Foundation
+import IntranetAPI
+/// An announcement as a list carries it: under 1.0 with its body, under 2.0 only id and title,
+/// under 3.0 id, title, dates and how it is published (pinned ones come first).
 public struct AnnouncementSummary: Decodable, Sendable, Equatable, Identifiable {
     /// What a list said about the body: three different things, so "no body" and "not sent"
     /// cannot be mistaken for each other.
@@ -43,6 +46,15 @@ public struct AnnouncementSummary: Decodable, Sendable, Equatable, Identifiable 
     public var title: String
     /// The body, as far as the list carried it.
     public var body: Body
+    /// When it was created (3.0 lists; `nil` before).
+    public var createdAt: Date?
+    /// Status, times, pin and importance (3.0 lists; `nil` before).
+    public var publishing: AnnouncementV3.Publishing?
+
+    /// Whether it is pinned (the list puts it first); `false` under versions before 3.0.
+    public var isPinned: Bool { publishing?.pinned ?? false }
+    /// Whether it is marked important: a screen shows it distinctly.
+    public var isImportant: Bool { publishing?.important ?? false }
 
     /// Creates a list item.
     ///
@@ -50,13 +62,19 @@ public struct AnnouncementSummary: Decodable, Sendable, Equatable, Identifiable 
     ///   - id: the id.
     ///   - title: the headline.
     ///   - body: what the list carried of the body (nothing by default, as under 2.0).
-    public init(id: Int, title: String, body: Body = .notIncluded) {
+    ///   - createdAt: when it was created (3.0).
+    ///   - publishing: how it is published (3.0).
+    public init(id: Int, title: String, body: Body = .notIncluded, createdAt: Date? = nil, publishing: AnnouncementV3.Publishing? = nil) {
         self.id = id
         self.title = title
         self.body = body
+        self.createdAt = createdAt
+        self.publishing = publishing
     }
 
-    private enum CodingKeys: String, CodingKey { case id, title, body }
+    private enum CodingKeys: String, CodingKey {
+        case id, title, body, createdAt, status, publishAt, expiresAt, pinned, pinnedUntil, important
+    }
 
     /// Decodes a list item of any version: a `body` key (even `null`) means the list carried it.
     public init(from decoder: any Decoder) throws {
@@ -64,5 +82,7 @@ public struct AnnouncementSummary: Decodable, Sendable, Equatable, Identifiable 
         id = try container.decode(Int.self, forKey: .id)
         title = try container.decode(String.self, forKey: .title)
         body = try Body(from: container, forKey: .body)
+        createdAt = try container.decodeIfPresent(Date.self, forKey: .createdAt)
+        publishing = try Announcement.publishing(in: container, keys: (.status, .publishAt, .expiresAt, .pinned, .pinnedUntil, .important))
     }
 }

@@ -37,6 +37,19 @@ public struct AnnouncementsRepository: Creatable, Sortable, Updatable, Patchable
         case updatedAt
     }
 
+    /// What readers do not see, listed for editors and admins (`status=`).
+    public enum Listing: String, Sendable, CaseIterable {
+        /// Drafts.
+        case draft
+        /// Published with a publication time still to come.
+        case scheduled
+        /// Past their expiry.
+        case expired
+
+        /// The query item that asks for it (for `read(page:pageSize:extraQuery:)`).
+        public var query: [URLQueryItem] { [URLQueryItem(name: "status", value: rawValue)] }
+    }
+
     /// The client sending this repository's requests.
     public let client: RESTClient
     /// `/announcements`.

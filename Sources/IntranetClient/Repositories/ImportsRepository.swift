@@ -21,12 +21,15 @@ public struct ImportsRepository: Sendable {
         public var includePrivate: Bool
         /// Also import published pages.
         public var includePages: Bool
+        /// Also import scheduled posts, published at their date.
+        public var includeScheduled: Bool
 
         /// Options; by default only published posts, for real.
-        public init(dryRun: Bool = false, includePrivate: Bool = false, includePages: Bool = false) {
+        public init(dryRun: Bool = false, includePrivate: Bool = false, includePages: Bool = false, includeScheduled: Bool = false) {
             self.dryRun = dryRun
             self.includePrivate = includePrivate
             self.includePages = includePages
+            self.includeScheduled = includeScheduled
         }
     }
 
@@ -53,6 +56,7 @@ public struct ImportsRepository: Sendable {
         if options.dryRun { query.append(URLQueryItem(name: "dryRun", value: "true")) }
         if options.includePrivate { query.append(URLQueryItem(name: "includePrivate", value: "true")) }
         if options.includePages { query.append(URLQueryItem(name: "includePages", value: "true")) }
+        if options.includeScheduled { query.append(URLQueryItem(name: "includeScheduled", value: "true")) }
         var headers = HTTPFields()
         headers[.contentType] = "application/xml"
         // The report is JSON whatever the client's wire format.

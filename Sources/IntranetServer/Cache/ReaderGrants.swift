@@ -1,8 +1,11 @@
-/// Which restricted announcements name whom: what the response cache's readers' views are made
-/// of (``ResponseCache/view(for:)``).
+/// Which restricted announcements name whom or are addressed to whom: what the response
+/// cache's readers' views are made of (``ResponseCache/view(for:)``).
 struct ReaderGrants: Sendable {
-    /// The announcements naming each user who is named in any.
+    /// The restricted announcements each user may read, for each user who may read any.
     var announcementsByReader: [Int: [Int]]
+    /// Whether any announcement has an audience: readers' views then follow the people
+    /// directory too (a move of department or manager changes them).
+    var hasAudiences = false
 
     /// The view of each reader named in a restricted announcement: its key, the announcements in
     /// order (a digest of them when the list is long), and the announcements themselves, from

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import IntranetAPI
 import NIOConcurrencyHelpers
@@ -16,6 +17,13 @@ import NIOCore
 /// every reader named in the same restricted announcements (``view(for:)``). Which restricted
 /// announcements name whom is kept here too, read in one query after each change of
 /// announcements, so that a reader's view costs a dictionary lookup.
+///
+/// Time: readers see an announcement only between its publication and expiry, and pinned
+/// first until its pin ends, with no write at those instants. The cache knows the next one for
+/// the current generation of announcements (``VisibilitySchedule``): answers about announcements
+/// are neither used nor kept from that instant on, and the first request (or a timer) to notice
+/// it announces a change of announcements through the pipeline (``ChangePipeline/passed(_:)``),
+/// which drops them as a write would.
 ///
 /// Correctness rules:
 /// - The cache is a ``ChangeListener`` of the ``ChangePipeline``: every committed write drops
@@ -53,6 +61,9 @@ final class ResponseCache: Sendable {
 
     /// Reads the grants of every restricted announcement.
     typealias GrantsLoader = @Sendable () async throws -> ReaderGrants
+
+    /// Readers' views, and whether they follow the people directory too (audiences).
+    private typealias Views = (byReader: [Int: ReaderView], followPeople: Bool)
 
     private enum Key: Hashable, Sendable {
         case route(String)
@@ -103,8 +114,12 @@ final class ResponseCache: Sendable {
         /// Each named reader's view, read at `viewsGeneration`; `nil` until read after a change.
         var views: [Int: ReaderView]?
         var viewsGeneration = DomainGenerations()
+        /// Whether views change with the people directory (some announcement has an audience).
+        var viewsFollowPeople = false
         /// The read of the views under way, and the generation it started at.
-        var viewsRead: (task: Task<[Int: ReaderView], any Error>, generation: DomainGenerations)?
+        var viewsRead: (task: Task<Views, any Error>, generation: DomainGenerations)?
+        /// The next instant at which visibility changes with no write.
+        var schedule: VisibilitySchedule
         var publicAnswerHits = 0
         /// Pages the application built for browsers' requests, until ``PublicAnswerHandler``
         /// keeps them with the head of the answer (``offer(_:dependsOn:readAt:for:view:role:)``).
@@ -117,9 +132,18 @@ final class ResponseCache: Sendable {
             guard let user else { return ("public", .unrestricted) }
             if user.role >= .editor { return ("all", .everything) }
             guard readsGrants else { return ("u\(user.id)", .reader(userID: user.id)) }
-            guard let views, viewsGeneration.agrees(with: generations, on: .announcements) else { return nil }
+            guard let views, viewsGeneration.agrees(with: generations, on: viewDomains) else { return nil }
             let view = views[user.id] ?? .unnamed
             return (view.key, .granted(view.announcements))
+        }
+
+        /// What readers' views are read from.
+        var viewDomains: ChangeDomains { viewsFollowPeople ? [.announcements, .people] : .announcements }
+
+        /// Whether an answer read from `domains` may be used or kept at `now` (with a schedule,
+        /// one about announcements only before the next change of visibility).
+        func isCurrent(_ domains: ChangeDomains, at now: Date, hasSchedule: Bool) -> Bool {
+            !hasSchedule || !domains.contains(.announcements) || schedule.isCurrent(at: now, generation: generations[.announcements])
         }
     }
 
@@ -128,6 +152,9 @@ final class ResponseCache: Sendable {
     /// Where changes come from, and whether entries may be used without asking the database.
     let changes: ChangePipeline
     private let loadGrants: GrantsLoader?
+    private let loadSchedule: VisibilitySchedule.Loader?
+    /// The clock publication and expiry are read against.
+    let now: @Sendable () -> Date
     private let state: NIOLockedValueBox<State>
 
     /// Counts hits and misses, when metrics are on.
@@ -139,15 +166,21 @@ final class ResponseCache: Sendable {
     ///   - limits: most entries and bytes kept (bodies, and keys counted with their entries).
     ///   - grants: reads which announcements name whom; without it (tests of the cache alone),
     ///     each reader has a view of their own.
+    ///   - schedule: reads the next instant at which visibility changes with no write; without
+    ///     it (tests of the cache alone), answers do not expire by time.
+    ///   - now: the clock those instants are compared with.
     init(
         limits: CacheLimits = .init(entries: 10_000, bytes: 64 << 20), changes: ChangePipeline,
-        grants: GrantsLoader? = nil, metrics: ServerMetrics? = nil
+        grants: GrantsLoader? = nil, schedule: VisibilitySchedule.Loader? = nil, now: @escaping @Sendable () -> Date = { Date() },
+        metrics: ServerMetrics? = nil
     ) {
         self.limits = limits
         self.changes = changes
         self.loadGrants = grants
+        self.loadSchedule = schedule
+        self.now = now
         self.metrics = metrics
-        state = NIOLockedValueBox(State(entries: BoundedCache(limits: limits)))
+        state = NIOLockedValueBox(State(entries: BoundedCache(limits: limits), schedule: VisibilitySchedule(now: now())))
         changes.add(self)
     }
 
@@ -162,21 +195,25 @@ final class ResponseCache: Sendable {
     /// revisions first.
     func view(for user: User?) async throws -> View {
         try await changes.catchUp()
+        try await readSchedule()
         let readsGrants = loadGrants != nil
         let (known, generation, read) = state.withLockedValue { state in
             let generation = Generation(value: state.generations)
-            if let known = state.view(for: user, readsGrants: readsGrants) { return (Optional(known), generation, nil as Task<[Int: ReaderView], any Error>?) }
+            if let known = state.view(for: user, readsGrants: readsGrants) { return (Optional(known), generation, nil as Task<Views, any Error>?) }
             // A reader, and the views are to be read again, once for all who ask at this
             // generation: a change during the read keeps them from being kept, and a key made
             // from them is used at the generation the read started at only.
             if let read = state.viewsRead, read.generation == state.generations { return (nil, Generation(value: read.generation), read.task) }
             let loadGrants = loadGrants
-            let task = Task { (try await loadGrants?() ?? ReaderGrants(announcementsByReader: [:])).views }
+            let task = Task { () throws -> Views in
+                let grants = try await loadGrants?() ?? ReaderGrants(announcementsByReader: [:])
+                return (grants.views, grants.hasAudiences)
+            }
             state.viewsRead = (task, state.generations)
             return (nil, generation, task)
         }
         if let known { return View(key: known.key, visibility: known.visibility, generation: generation) }
-        let views: [Int: ReaderView]
+        let views: Views
         do {
             views = try await read!.value
         } catch {
@@ -188,11 +225,13 @@ final class ResponseCache: Sendable {
         }
         state.withLockedValue { state in
             if state.viewsRead?.generation == generation.value { state.viewsRead = nil }
-            guard state.generations.agrees(with: generation.value, on: .announcements) else { return }
-            state.views = views
+            guard state.generations.agrees(with: generation.value, on: views.followPeople ? [.announcements, .people] : .announcements)
+            else { return }
+            state.views = views.byReader
+            state.viewsFollowPeople = views.followPeople
             state.viewsGeneration = generation.value
         }
-        let view = user.flatMap { views[$0.id] } ?? .unnamed
+        let view = user.flatMap { views.byReader[$0.id] } ?? .unnamed
         return View(key: view.key, visibility: .granted(view.announcements), generation: generation)
     }
 
@@ -242,7 +281,10 @@ final class ResponseCache: Sendable {
         _ key: String, dependsOn domains: ChangeDomains, keyedBy view: View?, build: () async throws -> Value,
         wrap: (Value) -> Kept, unwrap: (Kept) -> Value?
     ) async throws -> Value {
-        if view == nil { try await changes.catchUp() }
+        if view == nil {
+            try await changes.catchUp()
+            try await readSchedule()
+        }
         let (found, generation) = lookup(.route(key), at: view?.generation)
         if let found, let value = unwrap(found) { return value }
         let fresh = try await build()
@@ -266,20 +308,96 @@ final class ResponseCache: Sendable {
     /// The entry for `key` and the generation to store a fresh one under; nothing when the
     /// key was made at another generation than the cache's.
     private func lookup(_ key: Key, at keyGeneration: Generation?) -> (Kept?, Generation) {
+        let now = now()
+        let hasSchedule = loadSchedule != nil
         let found = state.withLockedValue { state -> (Kept?, Generation) in
-            if let keyGeneration, !state.generations.agrees(with: keyGeneration.value, on: .announcements) {
+            if let keyGeneration, !state.generations.agrees(with: keyGeneration.value, on: state.viewDomains) {
                 return (nil, keyGeneration)
             }
-            return (state.entries.value(for: key)?.value, keyGeneration ?? Generation(value: state.generations))
+            let entry = state.entries.value(for: key)
+            let isCurrent = entry.map { state.isCurrent($0.domains, at: now, hasSchedule: hasSchedule) } ?? true
+            return (isCurrent ? entry?.value : nil, keyGeneration ?? Generation(value: state.generations))
         }
         metrics?.cacheLookup(.route, hit: found.0 != nil)
+        passBoundaryIfDue()
         return found
     }
 
     private func keep(_ value: Kept, for key: Key, dependsOn domains: ChangeDomains, ifStillAt generation: Generation, readAlso: ChangeDomains = []) {
+        let now = now()
+        let hasSchedule = loadSchedule != nil
         state.withLockedValue { state in
-            guard state.generations.agrees(with: generation.value, on: domains.union(readAlso)) else { return }
+            guard state.generations.agrees(with: generation.value, on: domains.union(readAlso)),
+                state.isCurrent(domains, at: now, hasSchedule: hasSchedule)
+            else { return }
             state.entries.set(Entry(value: value, domains: domains), for: key, size: value.size + key.size)
+        }
+    }
+
+    // MARK: Time
+
+    /// Reads the next instant at which visibility changes, unless known for the current
+    /// generation of announcements (one read for all who ask at a generation); announces it at
+    /// once when it is already due.
+    func readSchedule() async throws {
+        guard let loadSchedule else { return }
+        let pending = state.withLockedValue { state -> (task: Task<Date?, any Error>, generation: UInt64)? in
+            let generation = state.generations[.announcements]
+            if state.schedule.generation == generation { return nil }
+            if let read = state.schedule.read, read.generation == generation { return read }
+            let since = state.schedule.generationStart
+            let task = Task { try await loadSchedule(since) }
+            state.schedule.read = (task, generation)
+            return (task, generation)
+        }
+        guard let pending else { return }
+        let next: Date?
+        do {
+            next = try await pending.task.value
+        } catch {
+            state.withLockedValue { state in
+                if state.schedule.read?.generation == pending.generation { state.schedule.read = nil }
+            }
+            throw error
+        }
+        state.withLockedValue { state in
+            if state.schedule.read?.generation == pending.generation { state.schedule.read = nil }
+            guard state.generations[.announcements] == pending.generation, state.schedule.generation != pending.generation else { return }
+            state.schedule.generation = pending.generation
+            state.schedule.nextChange = next
+            if let next { state.schedule.timer = wake(at: next) }
+        }
+        passBoundaryIfDue()
+    }
+
+    /// Announces the change of visibility due now, if one is (once per generation): through the
+    /// pipeline, so that this cache and everything else that listens drop what it changes.
+    func passBoundaryIfDue() {
+        guard loadSchedule != nil else { return }
+        let now = now()
+        let isDue = state.withLockedValue { state in
+            guard state.schedule.isDue(at: now, generation: state.generations[.announcements]) else { return false }
+            state.schedule.isAnnounced = true
+            return true
+        }
+        if isDue { changes.passed(.announcements) }
+    }
+
+    /// A task that announces the change due at `instant` when no request notices it first
+    /// (checking the clock again after each sleep: a test's clock may not move with time).
+    private func wake(at instant: Date) -> Task<Void, Never> {
+        let now = now
+        return Task { [weak self] in
+            while !Task.isCancelled {
+                let remaining = instant.timeIntervalSince(now())
+                if remaining <= 0 {
+                    self?.passBoundaryIfDue()
+                    return
+                }
+                // A millisecond past the instant, so that the clock reads it as come.
+                try? await Task.sleep(for: .milliseconds(Int64(min(remaining, 1) * 1000) + 1))
+                if self == nil { return }
+            }
         }
     }
 
@@ -305,6 +423,8 @@ final class ResponseCache: Sendable {
     ) -> (answer: PublicAnswer?, key: PublicAnswerKey?, generation: Generation) {
         let isTrusted = trust.isTrusted
         let readsGrants = loadGrants != nil
+        let hasSchedule = loadSchedule != nil
+        let now = now()
         let found = state.withLockedValue { state -> (PublicAnswer?, PublicAnswerKey?, Generation) in
             let generation = Generation(value: state.generations)
             // Signed in, only the reads kept per view (announcements, people) are shared: any
@@ -317,7 +437,9 @@ final class ResponseCache: Sendable {
             }
             let key =
                 if let user { request.forView(request.isPage ? PublicAnswerKey.pageView(view, role: user.role) : view) } else { request }
-            guard lookingUp, isTrusted, case .early(let answer)? = state.entries.value(for: .early(key))?.value else {
+            guard lookingUp, isTrusted, state.isCurrent(request.domains, at: now, hasSchedule: hasSchedule),
+                case .early(let answer)? = state.entries.value(for: .early(key))?.value
+            else {
                 // Kept as sent, an answer costs about what building it does: while the cache is
                 // full, only one asked for before is worth it (a burst of unique URLs is not).
                 return (nil, state.entries.admits(.early(key)) ? key : nil, generation)
@@ -326,6 +448,7 @@ final class ResponseCache: Sendable {
             return (answer, key, generation)
         }
         if lookingUp, found.1 != nil { metrics?.cacheLookup(.early, hit: found.0 != nil) }
+        if found.0 == nil { passBoundaryIfDue() }
         return found
     }
 
@@ -371,12 +494,15 @@ final class ResponseCache: Sendable {
     /// a write to the page's data came since it was read, or a write to that data or a change of
     /// accounts since `generation` (when the request came).
     func storePersonalAnswer(head: HTTPResponse, for key: PublicAnswerKey, ifStillAt generation: Generation) {
+        let now = now()
+        let hasSchedule = loadSchedule != nil
         state.withLockedValue { state in
             guard let offered = state.offeredPages.removeValue(forKey: key) else { return }
             if let index = state.offerOrder.firstIndex(of: key) { state.offerOrder.remove(at: index) }
             guard let answer = PublicAnswer(head: head, page: offered.page),
                 state.generations.agrees(with: generation.value, on: offered.domains.union(.accounts)),
-                state.generations.agrees(with: offered.readAt.value, on: offered.domains)
+                state.generations.agrees(with: offered.readAt.value, on: offered.domains),
+                state.isCurrent(offered.domains, at: now, hasSchedule: hasSchedule)
             else { return }
             let kept = Kept.early(answer)
             state.entries.set(Entry(value: kept, domains: offered.domains), for: .early(key), size: kept.size + key.size)
@@ -430,12 +556,14 @@ extension ResponseCache: ChangeListener {
     /// Drops the entries that depend on a domain the change changed (and the readers' views
     /// with announcements).
     func apply(_ change: Change) {
+        let now = now()
         state.withLockedValue { state in
             state.generations.advance(change.domains)
-            if change.domains.contains(.announcements) {
+            if change.domains.contains(.announcements) || (change.domains.contains(.people) && state.viewsFollowPeople) {
                 state.views = nil
                 state.viewsRead = nil
             }
+            if change.domains.contains(.announcements) { state.schedule.restart(at: now) }
             state.entries.removeAll { !$0.domains.isDisjoint(with: change.domains) }
             let stale = state.offeredPages.filter { !$0.value.domains.isDisjoint(with: change.domains) }.keys
             if !stale.isEmpty {

@@ -24,6 +24,9 @@ struct Change: Sendable, Equatable {
         /// Through another instance or a tool on the shared database, announced by the
         /// PostgreSQL change feed or found by comparing revisions: only its domains are known.
         case remote
+        /// By no write: an instant came at which what readers see changes (a scheduled post's
+        /// publication, an expiry, the end of a pin), noticed by each instance on its own clock.
+        case schedule
     }
 
     /// The domains whose data changed.

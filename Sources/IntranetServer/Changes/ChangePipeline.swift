@@ -107,6 +107,12 @@ final class ChangePipeline: Sendable {
         apply(change)
     }
 
+    /// Applies the change of what readers see at an instant that came with no write
+    /// (``Change/Origin/schedule``): to announcements, on this instance only.
+    func passed(_ domains: ChangeDomains) {
+        apply(Change(domains: domains, origin: .schedule))
+    }
+
     /// Applies a change made elsewhere, naming only its domains.
     func receive(_ domains: ChangeDomains) {
         apply(Change(domains: domains, origin: .remote))

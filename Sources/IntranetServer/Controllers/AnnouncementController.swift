@@ -14,6 +14,8 @@ struct AnnouncementController: Sendable {
     let sanitizer: HTMLSanitizer
     /// The largest request body accepted, in bytes.
     let maxBodySize: Int
+    /// The clock publication, expiry and pins are read against (the repository's).
+    var now: @Sendable () -> Date = { Date() }
 
     static let collectionPath = "/announcements"
 
@@ -30,15 +32,22 @@ struct AnnouncementController: Sendable {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let rawQuery = request.uri.query ?? ""
-        let query = try ListQuery.parse(rawQuery)
+        var query = try ListQuery.parse(rawQuery)
+        if query.request.listing != .live {
+            // Drafts, scheduled and expired posts are for those who may publish them.
+            _ = try context.requireRole(.editor)
+        }
         let representation = try Representation(request, context: context, primary: .announcementSummary)
+        query.request.pinnedFirst = representation.version >= .v3_0
         let view = try await cache.view(for: context.user)
         let visibility = view.visibility
         let key = "list|\(representation.version.rawValue)|\(representation.cacheKey)|\(view.key)|\(rawQuery)"
+        let listRequest = query.request
         let entry = try await cached(key, view: view, for: visibility) {
-            let (items, total) = try await repository.list(query.request, visibility: visibility)
+            let now = now()
+            let (items, total) = try await repository.list(listRequest, visibility: visibility)
             let links = PageLinks(query: query, path: Self.collectionPath, total: total)
-            return try AnnouncementRepresentation.list(items, as: representation, links: links)
+            return try AnnouncementRepresentation.list(items, as: representation, links: links, at: now)
         }
         return entry.response(for: request)
     }
@@ -50,8 +59,9 @@ struct AnnouncementController: Sendable {
         let visibility = view.visibility
         let key = "detail|\(representation.version.rawValue)|\(representation.cacheKey)|\(view.key)|\(id)"
         let entry = try await cached(key, view: view, for: visibility) {
+            let now = now()
             guard let announcement = try await repository.find(id: id, visibility: visibility) else { throw APIError.notFound() }
-            return try AnnouncementRepresentation.detail(announcement, as: representation, showsReaders: visibility == .everything)
+            return try AnnouncementRepresentation.detail(announcement, as: representation, showsReaders: visibility == .everything, at: now)
         }
         return entry.response(for: request)
     }
@@ -84,7 +94,7 @@ struct AnnouncementController: Sendable {
         let json = try await RequestBody.value(of: request, limit: maxBodySize, allowsMergePatch: false)
         let content = try AnnouncementInput.draft(from: json, sanitizer: sanitizer)(nil)
         let created = try await repository.create(content)
-        var entry = try AnnouncementRepresentation.detail(created, as: representation, showsReaders: true)
+        var entry = try AnnouncementRepresentation.detail(created, as: representation, showsReaders: true, at: now())
         entry.headers[.location] = "\(Self.collectionPath)/\(created.id)"
         return entry.response(status: .created)
     }
@@ -97,7 +107,7 @@ struct AnnouncementController: Sendable {
         let replacement = try AnnouncementInput.draft(from: json, sanitizer: sanitizer)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
         let updated = try await repository.update(id: id, precondition: precondition) { current in replacement(current) }
-        return try AnnouncementRepresentation.detail(updated, as: representation, showsReaders: true).response(status: .ok)
+        return try AnnouncementRepresentation.detail(updated, as: representation, showsReaders: true, at: now()).response(status: .ok)
     }
 
     @Sendable func patch(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -109,7 +119,7 @@ struct AnnouncementController: Sendable {
         let merge = try AnnouncementInput.mergePatch(from: json, sanitizer: sanitizer)
         let precondition = EntityTag.precondition(request.headers[.ifMatch], id: id)
         let updated = try await repository.update(id: id, precondition: precondition, change: merge)
-        return try AnnouncementRepresentation.detail(updated, as: representation, showsReaders: true).response(status: .ok)
+        return try AnnouncementRepresentation.detail(updated, as: representation, showsReaders: true, at: now()).response(status: .ok)
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {

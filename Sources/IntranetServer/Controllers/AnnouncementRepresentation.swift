@@ -6,8 +6,11 @@ import NIOCore
 /// Encodes announcements as the negotiated version's shape, in the negotiated format, with
 /// their `ETag` and headers.
 enum AnnouncementRepresentation {
-    /// The detail of the negotiated version; under 2.0, editors and admins also see `readers`.
-    static func detail(_ announcement: StoredAnnouncement, as representation: Representation, showsReaders: Bool) throws -> CachedResponse {
+    /// The detail of the negotiated version as shown at `now`; from 2.0 on, editors and admins
+    /// also see `readers` (and from 3.0, `audience`).
+    static func detail(
+        _ announcement: StoredAnnouncement, as representation: Representation, showsReaders: Bool, at now: Date
+    ) throws -> CachedResponse {
         let body: ByteBuffer
         switch representation.version {
         case .v1_0:
@@ -16,10 +19,14 @@ enum AnnouncementRepresentation {
             body = try representation.encode(AnnouncementV2.EditorDetail(announcement))
         case .v2_0:
             body = try representation.encode(AnnouncementV2.Detail(announcement))
+        case .v3_0:
+            body = try representation.encode(AnnouncementV3.Detail(announcement, showsReaders: showsReaders, at: now))
         }
         let etag = EntityTag.forAnnouncement(
             id: announcement.id, revision: announcement.revision, version: representation.version,
-            showsReaders: showsReaders && representation.version == .v2_0, suffix: representation.tagSuffix)
+            showsReaders: showsReaders && representation.version >= .v2_0,
+            pinEnded: representation.version >= .v3_0 && announcement.publishing.pinned && !announcement.isPinned(at: now),
+            suffix: representation.tagSuffix)
         let headers: HTTPFields = [
             .contentType: representation.contentType,
             .eTag: etag,
@@ -29,13 +36,17 @@ enum AnnouncementRepresentation {
         return CachedResponse(body: body, etag: etag, headers: headers)
     }
 
-    static func list(_ announcements: [StoredAnnouncement], as representation: Representation, links: PageLinks) throws -> CachedResponse {
+    static func list(
+        _ announcements: [StoredAnnouncement], as representation: Representation, links: PageLinks, at now: Date
+    ) throws -> CachedResponse {
         let body: ByteBuffer
         switch representation.version {
         case .v1_0:
             body = try representation.encode(announcements.map(AnnouncementV1.ListItem.init))
         case .v2_0:
             body = try representation.encode(announcements.map(AnnouncementV2.ListItem.init))
+        case .v3_0:
+            body = try representation.encode(announcements.map { AnnouncementV3.ListItem($0, at: now) })
         }
         let etag = EntityTag.forContent(body.readableBytesView, suffix: representation.tagSuffix)
         let headers: HTTPFields = [
@@ -92,5 +103,24 @@ extension AnnouncementV2.Detail {
             createdAt: announcement.createdAt,
             updatedAt: announcement.updatedAt
         )
+    }
+}
+
+extension AnnouncementV3.ListItem {
+    init(_ announcement: StoredAnnouncement, at now: Date) {
+        self.init(
+            id: announcement.id, title: announcement.title, createdAt: announcement.createdAt, updatedAt: announcement.updatedAt,
+            publishing: announcement.shownPublishing(at: now))
+    }
+}
+
+extension AnnouncementV3.Detail {
+    /// The 3.0 detail as shown at `now`; with `showsReaders`, an editor's (`readers`, `audience`).
+    init(_ announcement: StoredAnnouncement, showsReaders: Bool, at now: Date) {
+        self.init(
+            id: announcement.id, title: announcement.title, body: announcement.body, createdAt: announcement.createdAt,
+            updatedAt: announcement.updatedAt, publishing: announcement.shownPublishing(at: now),
+            editorView: showsReaders
+                ? (announcement.readers.map(AnnouncementReaders.only) ?? .everyone, announcement.audience, announcement.markdown) : nil)
     }
 }

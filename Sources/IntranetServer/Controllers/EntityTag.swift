@@ -5,14 +5,17 @@ import IntranetAPI
 /// Strong entity tags and the `If-Match` / `If-None-Match` rules (RFC 9110 §13).
 ///
 /// An announcement's tag is `"<id>.<revision>.v<major>"` (with a trailing `e` for the editors'
-/// 2.0 detail, which adds `readers`, then the representation's suffix: `-s` for Spearal,
+/// 2.0 and 3.0 detail, which adds `readers`, a `u` on 3.0 once a pin ended with no write, as
+/// `pinned` then reads `false`, then the representation's suffix: `-s` for Spearal,
 /// `-f<class>x<mask>` for a property selection): the revision changes on every write, and the last part
 /// keeps the representations apart. `If-Match` compares only id and revision, so a tag read
 /// under any version, format or selection guards a write.
 enum EntityTag {
-    static func forAnnouncement(id: Int, revision: Int, version: APIVersion, showsReaders: Bool = false, suffix: String = "") -> String {
+    static func forAnnouncement(
+        id: Int, revision: Int, version: APIVersion, showsReaders: Bool = false, pinEnded: Bool = false, suffix: String = ""
+    ) -> String {
         let major = version.rawValue.prefix(while: { $0 != "." })
-        return "\"\(id).\(revision).v\(major)\(showsReaders ? "e" : "")\(suffix)\""
+        return "\"\(id).\(revision).v\(major)\(showsReaders ? "e" : "")\(pinEnded ? "u" : "")\(suffix)\""
     }
 
     /// The tag of a resource whose representation also shows other rows (a person shows their

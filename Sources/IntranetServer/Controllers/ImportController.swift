@@ -33,6 +33,7 @@ struct ImportController: Sendable {
         options.dryRun = try Self.flag("dryRun", in: request)
         options.includePrivate = try Self.flag("includePrivate", in: request)
         options.includePages = try Self.flag("includePages", in: request)
+        options.includeScheduled = try Self.flag("includeScheduled", in: request)
         let declared = request.headers[.contentLength].flatMap(Int.init)
         if let declared, declared > limit {
             throw APIError.contentTooLarge(limit: limit)

@@ -147,6 +147,8 @@ final class DatabaseService: Service, Sendable {
         let migrations = Migrations()
         migrations.add(CreateAnnouncements())
         migrations.add(AddAccounts())
+        // Before the seed, which writes announcements with every column the model has.
+        migrations.add(AddPublishing())
         if seeds {
             migrations.add(SeedSampleAnnouncements())
         }
@@ -156,6 +158,7 @@ final class DatabaseService: Service, Sendable {
         migrations.add(AddPeopleSearchIndex())
         migrations.add(SplitChangeDomains())
         migrations.add(NameChangedAccounts())
+        migrations.add(WatchAudiences())
         if seeds {
             migrations.add(SeedSamplePeople())
         }

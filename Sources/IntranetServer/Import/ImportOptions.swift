@@ -10,12 +10,15 @@ public struct ImportOptions: Sendable, Equatable {
     public var includePages = false
     /// The admin's user id the private posts are restricted to.
     public var owner: Int?
+    /// Import scheduled posts (`future`) too, published at their date.
+    public var includeScheduled = false
 
-    public init(dryRun: Bool = false, includePrivate: Bool = false, includePages: Bool = false, owner: Int? = nil) {
+    public init(dryRun: Bool = false, includePrivate: Bool = false, includePages: Bool = false, owner: Int? = nil, includeScheduled: Bool = false) {
         self.dryRun = dryRun
         self.includePrivate = includePrivate
         self.includePages = includePages
         self.owner = owner
+        self.includeScheduled = includeScheduled
     }
 }
 

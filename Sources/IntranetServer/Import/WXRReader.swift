@@ -15,6 +15,8 @@ struct WXRItem: Sendable, Equatable {
     var status = ""
     var postType = ""
     var password = ""
+    /// `wp:is_sticky` 1: the post is kept on top of the blog.
+    var isSticky = false
     /// How many `<wp:comment>` the item carries.
     var comments = 0
 }
@@ -164,6 +166,7 @@ final class WXRReader {
             case (.wordpress, "status"): item.status = try text()
             case (.wordpress, "post_type"): item.postType = try text()
             case (.wordpress, "post_password"): item.password = try text()
+            case (.wordpress, "is_sticky"): item.isSticky = try text().trimmingCharacters(in: .whitespaces) == "1"
             case (.wordpress, "comment"): item.comments += 1
             default: break
             }

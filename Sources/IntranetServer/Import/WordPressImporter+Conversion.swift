@@ -28,6 +28,8 @@ extension WordPressImporter {
             return options.includePrivate ? .privately : .skip("passwordProtected")
         case "private":
             return options.includePrivate ? .privately : .skip("private")
+        case "future" where options.includeScheduled && item.password.isEmpty:
+            return .publicly
         case "draft", "pending", "future", "trash":
             return .skip(item.status)
         default:
@@ -132,7 +134,7 @@ extension WordPressImporter {
         var hash = SHA256()
         let fields = [
             conversionVersion, item.title, item.content, item.postDate, item.postDateGMT, item.modified, item.modifiedGMT,
-            restricted ? "restricted:\(owner ?? 0)" : "public",
+            restricted ? "restricted:\(owner ?? 0)" : "public", item.status, item.isSticky ? "sticky" : "",
         ]
         for field in fields {
             hash.update(data: Data(field.utf8))

@@ -118,6 +118,9 @@ struct WordPressImporter {
             return false
         }
         let converted = convert(item, postID: postID, report: &report)
+        // A scheduled post (imported with includeScheduled) appears at its date; a sticky one
+        // is pinned.
+        let publishAt = item.status == "future" ? converted.createdAt : nil
         let readers = restricted ? options.owner.map { [$0] } : nil
         if let existing, let model = try await AnnouncementModel.find(existing.announcementID, on: database) {
             report.updated += 1
@@ -126,7 +129,16 @@ struct WordPressImporter {
             model.body = converted.body
             model.createdAt = converted.createdAt
             model.updatedAt = converted.updatedAt
-            model.isRestricted = restricted
+            // An audience an editor gave it here stays, and keeps it restricted.
+            let hasAudience = try await AudienceModel.query(on: database).filter(\.$announcementID == existing.announcementID).count() > 0
+            model.isRestricted = restricted || hasAudience
+            model.hasReaders = restricted
+            // Published again: a post withdrawn by an import (its fingerprint forgotten) was
+            // made a draft; one an editor made a draft stays one.
+            if existing.fingerprint.isEmpty { model.status = AnnouncementStatus.published.rawValue }
+            model.publishAt = publishAt
+            model.pinnedAt = item.isSticky ? (model.pinned ? model.pinnedAt : converted.updatedAt) : nil
+            model.pinned = item.isSticky
             model.revision += 1
             try await model.update(on: database)
             try await replaceReaders(of: existing.announcementID, with: readers, on: database)
@@ -138,6 +150,10 @@ struct WordPressImporter {
         let model = AnnouncementModel(title: converted.title, body: converted.body, createdAt: converted.createdAt)
         model.updatedAt = converted.updatedAt
         model.isRestricted = restricted
+        model.hasReaders = restricted
+        model.publishAt = publishAt
+        model.pinned = item.isSticky
+        model.pinnedAt = item.isSticky ? converted.updatedAt : nil
         try await model.create(on: database)
         let id = try model.requireID()
         if let readers, !readers.isEmpty {
@@ -150,18 +166,17 @@ struct WordPressImporter {
         return true
     }
 
-    /// Restricts the announcement of a post that is no longer published to editors and
-    /// admins; true when that changed it.
+    /// Makes the announcement of a post that is no longer published a draft (seen by editors
+    /// and admins only); true when that changed it.
     private func withdraw(_ source: KnownSource?, report: inout ImportReport, dryRun: Bool, on database: any Database) async throws -> Bool {
-        guard let source, let model = try await AnnouncementModel.find(source.announcementID, on: database) else { return false }
-        let grants = try await ReaderGrantModel.query(on: database).filter(\.$announcementID == source.announcementID).count()
-        guard !model.isRestricted || grants > 0 else { return false }
+        guard let source, let model = try await AnnouncementModel.find(source.announcementID, on: database),
+            model.status != AnnouncementStatus.draft.rawValue
+        else { return false }
         report.withdrawn += 1
         guard !dryRun else { return false }
-        model.isRestricted = true
+        model.status = AnnouncementStatus.draft.rawValue
         model.revision += 1
         try await model.update(on: database)
-        try await replaceReaders(of: source.announcementID, with: nil, on: database)
         // Forget the fingerprint: when the post is published again, it is imported again.
         try await Self.setFingerprint("", ofSource: source.id, on: database)
         return true

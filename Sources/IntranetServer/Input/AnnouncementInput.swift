@@ -1,8 +1,11 @@
+import Foundation
 import IntranetAPI
 import IntranetHTML
 
 /// Turns a parsed request body into announcement content, or a 422 naming every bad field
-/// (docs/api.md, "Validation"). Keys other than `title`, `body` and `readers` are ignored.
+/// (docs/api.md, "Validation"). Keys other than `title`, `body`, `readers` and the publishing
+/// properties (`status`, `publishAt`, `expiresAt`, `pinned`, `pinnedUntil`, `important`,
+/// `audience`) are ignored.
 enum AnnouncementInput {
     /// The name used in field errors for the body as a whole.
     static let wholeBody = "$"
@@ -16,12 +19,18 @@ enum AnnouncementInput {
         let object = try requireObject(json)
         var errors: [Problem.FieldError] = []
         let title = title(object["title"], errors: &errors)
-        let body = body(object["body"], sanitizer: sanitizer, errors: &errors)
+        let markdown = markdown(object, errors: &errors)
+        let body = markdown.map { rendered($0, sanitizer: sanitizer, errors: &errors) } ?? body(object["body"], sanitizer: sanitizer, errors: &errors)
         let setsReaders = object["readers"] != nil
         let readers = readers(object["readers"], errors: &errors)
+        let publishing = PublishingInput(object, errors: &errors)
         guard errors.isEmpty, let title else { throw APIError.validation(errors) }
+        try checkWindow(publishing.applied(to: AnnouncementV3.Publishing()))
         return { current in
-            AnnouncementContent(title: title, body: body, readers: setsReaders ? readers : current?.readers)
+            AnnouncementContent(
+                title: title, body: body, readers: setsReaders ? readers : current?.readers,
+                publishing: publishing.applied(to: current?.publishing ?? AnnouncementV3.Publishing()),
+                audience: publishing.audience ?? current?.audience, markdown: markdown)
         }
     }
 
@@ -33,17 +42,32 @@ enum AnnouncementInput {
         let object = try requireObject(json)
         var errors: [Problem.FieldError] = []
         let title = object["title"] == nil ? nil : title(object["title"], errors: &errors)
-        let setsBody = object["body"] != nil
-        let body = body(object["body"], sanitizer: sanitizer, errors: &errors)
+        let markdown = markdown(object, errors: &errors)
+        let setsBody = object["body"] != nil || markdown != nil
+        let body = markdown.map { rendered($0, sanitizer: sanitizer, errors: &errors) } ?? body(object["body"], sanitizer: sanitizer, errors: &errors)
         let setsReaders = object["readers"] != nil
         let readers = readers(object["readers"], errors: &errors)
+        let publishing = PublishingInput(object, errors: &errors)
         guard errors.isEmpty else { throw APIError.validation(errors) }
         return { current in
             AnnouncementContent(
                 title: title ?? current.title,
                 body: setsBody ? body : current.body,
-                readers: setsReaders ? readers : current.readers
+                readers: setsReaders ? readers : current.readers,
+                publishing: publishing.applied(to: current.publishing),
+                audience: publishing.audience ?? current.audience,
+                markdown: setsBody ? markdown : current.markdown
             )
+        }
+    }
+
+    /// Checks the publishing properties together, once merged with what is stored: expiry
+    /// after publication.
+    ///
+    /// - Throws: ``APIError`` 422 naming `expiresAt`.
+    static func checkWindow(_ publishing: AnnouncementV3.Publishing) throws {
+        if let problem = AnnouncementRules.windowProblem(publishAt: publishing.publishAt, expiresAt: publishing.expiresAt) {
+            throw APIError.validation([Problem.FieldError(field: "expiresAt", message: problem)])
         }
     }
 
@@ -97,6 +121,36 @@ enum AnnouncementInput {
             errors.append(Problem.FieldError(field: "body", message: "must be a string or null, not \(other.typeName)"))
             return nil
         }
+    }
+
+    /// The Markdown source sent instead of a body (`nil` when not sent), recording why it is
+    /// unusable when it is: not a string, sent with `body`, or too long.
+    private static func markdown(_ object: [String: JSONValue], errors: inout [Problem.FieldError]) -> String? {
+        guard let value = object["markdown"], value != .null else { return nil }
+        guard case .string(let text) = value else {
+            errors.append(Problem.FieldError(field: "markdown", message: "must be a string, not \(value.typeName)"))
+            return nil
+        }
+        if object["body"] != nil {
+            errors.append(Problem.FieldError(field: "markdown", message: "replaces body: send body (HTML) or markdown, not both"))
+            return nil
+        }
+        if let problem = AnnouncementRules.bodyProblem(text) {
+            errors.append(Problem.FieldError(field: "markdown", message: problem))
+            return nil
+        }
+        return text.replacingOccurrences(of: "\r\n", with: "\n")
+    }
+
+    /// The body made from Markdown, through the sanitiser like every body.
+    private static func rendered(_ markdown: String, sanitizer: HTMLSanitizer, errors: inout [Problem.FieldError]) -> String? {
+        let html = markdown.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "" : Markdown.html(markdown)
+        guard !html.isEmpty else { return nil }
+        let safe = sanitizer.sanitize(html).html
+        if let problem = AnnouncementRules.bodyProblem(safe) {
+            errors.append(Problem.FieldError(field: "markdown", message: problem + " once made HTML"))
+        }
+        return safe
     }
 
     /// The reader ids, sorted and without repeats (`nil` for absent or `null`: everyone).

@@ -6,14 +6,17 @@ import Spearal
 ///
 /// A bean becomes an object holding exactly the properties it carries (its class name is not
 /// checked: the route says what the body is), a collection an array, a map with string keys an
-/// object, an enum constant its name. Everything the API has no field for (byte arrays, dates,
-/// class values, numbers beyond a double) is a 400 naming where it is, and so is everything
+/// object, an enum constant its name, a DATE_TIME where the API has an instant
+/// (``instantProperties``) its RFC 3339 text. Everything the API has no field for (byte arrays,
+/// dates elsewhere, class values, numbers beyond a double) is a 400 naming where it is, and so is everything
 /// that could not come from a tree of plain values of the body's size: a cycle, nesting deeper
 /// than JSON may nest, a property name longer than any the API has, or shared references that
 /// would expand the body beyond its own size. The work is linear in the body's size.
 enum SpearalBody {
     /// Longest property name or map key accepted, in UTF-8 bytes (the API's longest is 11).
     static let maxNameLength = 256
+    /// The properties that hold an instant (API 3.0's publishing times).
+    static let instantProperties: Set<String> = ["publishAt", "expiresAt", "pinnedUntil"]
 
     /// Parses a request body.
     ///
@@ -59,7 +62,14 @@ enum SpearalBody {
             case .floating: throw unsupported("a number that is not finite")
             case .string(let text): return .string(text)
             case .enumValue(let constant): return .string(constant.name)
-            case .dateTime: throw unsupported("a date")
+            case .dateTime(let dateTime):
+                // An instant where the API has one (publishing times): the RFC 3339 text the
+                // inputs read, as JSON sends it.
+                guard case .name(let name)? = path.last, SpearalBody.instantProperties.contains(name) else { throw unsupported("a date") }
+                guard dateTime.hasDate, dateTime.hasTime, dateTime.date.timeIntervalSince1970.isFinite else {
+                    throw unsupported("a date without a time")
+                }
+                return .string(IntranetJSON.format(dateTime.date))
             case .byteArray: throw unsupported("a byte array")
             case .classValue: throw unsupported("a class value")
             case .collection(let list):

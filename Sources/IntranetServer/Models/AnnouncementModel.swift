@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import IntranetAPI
 
 /// The stored form of an announcement. Never leaves `IntranetServer`: the repository turns it
 /// into ``StoredAnnouncement`` values.
@@ -26,9 +27,41 @@ final class AnnouncementModel: Model, @unchecked Sendable {
     @Field(key: "updated_at")
     var updatedAt: Date
 
-    /// Whether only the users in `announcement_readers` (and editors and admins) may read it.
+    /// Whether not everyone may read it: it names readers (`announcement_readers`) or has an
+    /// audience (`announcement_audiences`), or both; editors and admins read it anyway.
     @Field(key: "is_restricted")
     var isRestricted: Bool
+
+    /// Whether it names readers (an empty list names none: editors only).
+    @Field(key: "has_readers")
+    var hasReaders: Bool
+
+    /// `draft` or `published` (``AnnouncementStatus``).
+    @Field(key: "status")
+    var status: String
+
+    @OptionalField(key: "publish_at")
+    var publishAt: Date?
+
+    @OptionalField(key: "expires_at")
+    var expiresAt: Date?
+
+    @Field(key: "pinned")
+    var pinned: Bool
+
+    /// When it was last pinned: pinned announcements come first in this order.
+    @OptionalField(key: "pinned_at")
+    var pinnedAt: Date?
+
+    @OptionalField(key: "pinned_until")
+    var pinnedUntil: Date?
+
+    @Field(key: "important")
+    var important: Bool
+
+    /// The Markdown the body was made from, when the editor wrote Markdown.
+    @OptionalField(key: "body_markdown")
+    var bodyMarkdown: String?
 
     init() {}
 
@@ -39,5 +72,9 @@ final class AnnouncementModel: Model, @unchecked Sendable {
         self.createdAt = createdAt
         self.updatedAt = createdAt
         self.isRestricted = false
+        self.hasReaders = false
+        self.status = AnnouncementStatus.published.rawValue
+        self.pinned = false
+        self.important = false
     }
 }

@@ -45,11 +45,19 @@ struct ListQuery: Sendable, Equatable {
         return query
     }
 
-    /// Parses a raw (percent-encoded) query string of `GET /announcements`.
+    /// Parses a raw (percent-encoded) query string of `GET /announcements`, with its `status`
+    /// (``ListRequest/Listing``; whether the caller may list it is the caller's to check).
     ///
     /// - Throws: ``APIError`` 400 naming the offending parameter.
     static func parse(_ rawQuery: String) throws -> ListQuery {
-        try parse(rawQuery, sorts: ListRequest.SortKey.allCases.map(\.rawValue), extraNames: [], announcements: true)
+        var query = try parse(rawQuery, sorts: ListRequest.SortKey.allCases.map(\.rawValue), extraNames: ["status"], announcements: true)
+        if let status = query.extra["status"] {
+            guard let listing = ListRequest.Listing(rawValue: status), listing != .live else {
+                throw APIError.badRequest("Query parameter 'status' must be draft, scheduled or expired.")
+            }
+            query.request.listing = listing
+        }
+        return query
     }
 
     private static func parse(_ rawQuery: String, sorts: [String], extraNames: Set<String>, announcements: Bool) throws -> ListQuery {

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import IntranetAPI
 import SQLKit
 
 /// ``AnnouncementRepository`` on FluentKit: SQLite or PostgreSQL. Its writes go through the
@@ -21,7 +22,8 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
     }
 
     func list(_ request: ListRequest, visibility: Visibility) async throws -> (items: [StoredAnnouncement], total: Int) {
-        let visibleQuery = try await Self.visibleQuery(visibility, on: database)
+        let now = now()
+        let visibleQuery = try await Self.visibleQuery(visibility, listing: request.listing, at: now, on: database)
         let visible: @Sendable () -> QueryBuilder<AnnouncementModel>
         if let search = request.search, !search.isEmpty {
             visible = { visibleQuery().filter(.sql(Self.contains(search))) }
@@ -31,6 +33,13 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
         let total = try await visible().count()
         let direction: DatabaseQuery.Sort.Direction = request.isDescending ? .descending : .ascending
         var query = visible()
+        if request.pinnedFirst {
+            // Pinned now first, in the order they were pinned; then the requested sort.
+            let pinnedNow: SQLQueryString =
+                "\(ident: "pinned") = \(bind: true) AND (\(ident: "pinned_until") IS NULL OR \(ident: "pinned_until") > \(bind: now))"
+            query = query.sort(.sql(SQLQueryString("CASE WHEN \(pinnedNow) THEN 0 ELSE 1 END")))
+                .sort(.sql(SQLQueryString("CASE WHEN \(pinnedNow) THEN \(ident: "pinned_at") END")))
+        }
         switch request.sort {
         case .id: query = query.sort(\.$id, direction)
         case .title: query = query.sort(\.$title, direction).sort(\.$id, direction)
@@ -44,17 +53,21 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
     func find(id: Int, visibility: Visibility) async throws -> StoredAnnouncement? {
         guard let model = try await AnnouncementModel.find(id, on: database) else { return nil }
         let announcement = try await Self.stored([model], on: database)[0]
-        return visibility.allows(announcement) ? announcement : nil
+        let resolved = try await Self.resolved(visibility, on: database)
+        return resolved.allows(announcement, at: now()) ? announcement : nil
     }
 
     func create(_ content: AnnouncementContent) async throws -> StoredAnnouncement {
-        let model = AnnouncementModel(title: content.title, body: content.body, createdAt: Self.millisecondPrecision(now()))
-        model.isRestricted = content.readers != nil
+        let timestamp = Self.millisecondPrecision(now())
+        let model = AnnouncementModel(title: content.title, body: content.body, createdAt: timestamp)
+        Self.apply(content, to: model, pinnedBefore: false, at: timestamp)
         return try await changes.write(.announcements, on: database) { database, changed in
             try await model.create(on: database)
-            try await Self.replaceReaders(of: model.requireID(), with: content.readers, on: database)
-            changed.subjects = [.announcement(id: try model.requireID(), .created)]
-            return try StoredAnnouncement(model, readers: content.readers)
+            let id = try model.requireID()
+            try await Self.replaceReaders(of: id, with: content.readers, on: database)
+            try await Self.replaceAudience(of: id, with: content.audience, on: database)
+            changed.subjects = [.announcement(id: id, .created)]
+            return try StoredAnnouncement(model, readers: content.readers, audience: content.audience)
         }
     }
 
@@ -68,17 +81,22 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
             let model = try await Self.lockedModel(id: id, precondition: precondition, on: database)
             let current = try await Self.stored([model], on: database)[0]
             let content = try change(current)
+            try AnnouncementInput.checkWindow(content.publishing)
             model.title = content.title
             model.body = content.body
-            model.isRestricted = content.readers != nil
+            // A pin that ended by itself counts as none: pinning again puts it last.
+            Self.apply(content, to: model, pinnedBefore: current.isPinned(at: timestamp), at: timestamp)
             model.revision += 1
             model.updatedAt = max(timestamp, model.updatedAt)
             try await model.update(on: database)
             if content.readers != current.readers {
                 try await Self.replaceReaders(of: id, with: content.readers, on: database)
             }
+            if content.audience != current.audience {
+                try await Self.replaceAudience(of: id, with: content.audience, on: database)
+            }
             changed.subjects = [.announcement(id: id, .changed)]
-            return try StoredAnnouncement(model, readers: content.readers)
+            return try StoredAnnouncement(model, readers: content.readers, audience: content.audience)
         }
     }
 
@@ -86,16 +104,32 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
         try await changes.write(.announcements, on: database) { database, changed in
             let model = try await Self.lockedModel(id: id, precondition: precondition, on: database)
             try await ReaderGrantModel.query(on: database).filter(\.$announcementID == id).delete()
+            try await AudienceModel.query(on: database).filter(\.$announcementID == id).delete()
             try await model.delete(on: database)
             changed.subjects = [.announcement(id: id, .deleted)]
         }
+    }
+
+    /// Sets the stored fields `content` decides beyond title and body; a pin made now (not
+    /// pinned before) is timed, so that pinned announcements keep the order they were pinned in.
+    private static func apply(_ content: AnnouncementContent, to model: AnnouncementModel, pinnedBefore: Bool, at timestamp: Date) {
+        let publishing = content.publishing
+        model.isRestricted = content.readers != nil || content.audience != nil
+        model.hasReaders = content.readers != nil
+        model.status = publishing.status.rawValue
+        model.publishAt = publishing.publishAt
+        model.expiresAt = publishing.expiresAt
+        model.pinned = publishing.pinned
+        model.pinnedAt = publishing.pinned ? (pinnedBefore ? model.pinnedAt ?? timestamp : timestamp) : nil
+        model.pinnedUntil = publishing.pinnedUntil
+        model.important = publishing.important
+        model.bodyMarkdown = content.markdown
     }
 
     func ping() async throws {
         _ = try await RevisionModel.query(on: database).count()
     }
 
-    /// A factory of queries over the announcements `visibility` allows.
     /// `LOWER(title) LIKE '%text%' OR LOWER(body) LIKE '%text%'`, the text bound as a
     /// parameter with its wildcards escaped.
     private static func contains(_ text: String) -> any SQLExpression {
@@ -105,56 +139,56 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
         return SQLGroupExpression(SQLBinaryExpression(like("title"), .or, like("body")))
     }
 
+    /// A factory of queries over the announcements of `listing` that `visibility` allows at
+    /// `now`. Only editors and admins (``Visibility/everything``) list anything but what is live.
     private static func visibleQuery(
-        _ visibility: Visibility, on database: any Database
+        _ visibility: Visibility, listing: ListRequest.Listing, at now: Date, on database: any Database
     ) async throws -> @Sendable () -> QueryBuilder<AnnouncementModel> {
-        switch visibility {
-        case .everything:
-            return { AnnouncementModel.query(on: database) }
-        case .unrestricted:
-            return { AnnouncementModel.query(on: database).filter(\.$isRestricted == false) }
-        case .reader, .granted:
-            let granted: [Int]
-            if case .granted(let ids) = visibility {
-                granted = ids.sorted()
-            } else if case .reader(let userID) = visibility {
-                granted = try await ReaderGrantModel.query(on: database).filter(\.$userID == userID).all(\.$announcementID)
-            } else {
-                granted = []
+        let granted: [Int]?
+        switch try await resolved(visibility, on: database) {
+        case .everything: granted = nil
+        case .granted(let ids): granted = ids.sorted()
+        case .unrestricted, .reader: granted = []
+        }
+        return {
+            var query = AnnouncementModel.query(on: database)
+            switch listing {
+            case .live:
+                query = query.filter(\.$status == AnnouncementStatus.published.rawValue)
+                    .group(.or) { $0.filter(\.$publishAt == nil).filter(\.$publishAt <= now) }
+                    .group(.or) { $0.filter(\.$expiresAt == nil).filter(\.$expiresAt > now) }
+            case .draft:
+                query = query.filter(\.$status == AnnouncementStatus.draft.rawValue)
+            case .scheduled:
+                query = query.filter(\.$status == AnnouncementStatus.published.rawValue).filter(\.$publishAt > now)
+            case .expired:
+                query = query.filter(\.$status == AnnouncementStatus.published.rawValue).filter(\.$expiresAt <= now)
             }
-            guard !granted.isEmpty else {
-                return { AnnouncementModel.query(on: database).filter(\.$isRestricted == false) }
-            }
-            return {
-                AnnouncementModel.query(on: database).group(.or) { group in
-                    group.filter(\.$isRestricted == false).filter(\.$id ~~ granted)
-                }
+            guard let granted else { return query }
+            if granted.isEmpty { return query.filter(\.$isRestricted == false) }
+            return query.group(.or) { group in
+                group.filter(\.$isRestricted == false).filter(\.$id ~~ granted)
             }
         }
     }
 
-    /// Which restricted announcements name whom: the response cache's readers' views.
-    static func readerGrants(on database: any Database) async throws -> ReaderGrants {
-        var byReader: [Int: [Int]] = [:]
-        for grant in try await ReaderGrantModel.query(on: database).all() {
-            byReader[grant.userID, default: []].append(grant.announcementID)
-        }
-        return ReaderGrants(announcementsByReader: byReader)
-    }
-
-    /// Turns models into announcements, loading the readers of the restricted ones.
+    /// Turns models into announcements, loading the readers and audiences of the restricted ones.
     private static func stored(_ models: [AnnouncementModel], on database: any Database) async throws -> [StoredAnnouncement] {
         let restricted = try models.filter(\.isRestricted).map { try $0.requireID() }
         var readers: [Int: [Int]] = [:]
+        var audiences: [Int: AnnouncementAudience] = [:]
         if !restricted.isEmpty {
             let grants = try await ReaderGrantModel.query(on: database)
                 .filter(\.$announcementID ~~ restricted).sort(\.$userID).all()
             for grant in grants {
                 readers[grant.announcementID, default: []].append(grant.userID)
             }
+            audiences = try await audience(of: restricted, on: database)
         }
         return try models.map { model in
-            try StoredAnnouncement(model, readers: model.isRestricted ? readers[try model.requireID(), default: []] : nil)
+            let id = try model.requireID()
+            return try StoredAnnouncement(
+                model, readers: model.hasReaders ? readers[id, default: []] : nil, audience: model.isRestricted ? audiences[id] : nil)
         }
     }
 
@@ -201,7 +235,7 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
 }
 
 extension StoredAnnouncement {
-    init(_ model: AnnouncementModel, readers: [Int]?) throws {
+    init(_ model: AnnouncementModel, readers: [Int]?, audience: AnnouncementAudience?) throws {
         self.init(
             id: try model.requireID(),
             title: model.title,
@@ -209,7 +243,13 @@ extension StoredAnnouncement {
             revision: model.revision,
             createdAt: model.createdAt,
             updatedAt: model.updatedAt,
-            readers: readers
+            readers: readers,
+            publishing: AnnouncementV3.Publishing(
+                status: AnnouncementStatus(rawValue: model.status) ?? .draft, publishAt: model.publishAt, expiresAt: model.expiresAt,
+                pinned: model.pinned, pinnedUntil: model.pinnedUntil, important: model.important),
+            pinnedAt: model.pinnedAt,
+            audience: audience,
+            markdown: model.bodyMarkdown
         )
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IntranetAPI
 
 /// An announcement as the server knows it, independent of storage and API version.
 struct StoredAnnouncement: Sendable, Equatable {
@@ -9,37 +10,77 @@ struct StoredAnnouncement: Sendable, Equatable {
     var revision: Int
     var createdAt: Date
     var updatedAt: Date
-    /// The users who may read it besides editors and admins; `nil` when everyone may.
+    /// The users named as its readers; `nil` when it names none.
     var readers: [Int]?
+    /// Status, times, pin and importance (the pin as stored: see ``isPinned(at:)``).
+    var publishing = AnnouncementV3.Publishing()
+    /// When it was last pinned (the order of pinned announcements).
+    var pinnedAt: Date?
+    /// The departments and teams it is addressed to; `nil` for none.
+    var audience: AnnouncementAudience?
+    /// The Markdown its body was made from, when written in Markdown.
+    var markdown: String?
+
+    /// Whether only some may read it (named readers or an audience); editors and admins always
+    /// may.
+    var isRestricted: Bool { readers != nil || audience != nil }
+
+    /// Whether readers see it at `now`: published, and between its publication and expiry.
+    func isLive(at now: Date) -> Bool {
+        publishing.status == .published && (publishing.publishAt.map { $0 <= now } ?? true)
+            && (publishing.expiresAt.map { now < $0 } ?? true)
+    }
+
+    /// Whether it is pinned at `now` (pinned, and its pin has not ended).
+    func isPinned(at now: Date) -> Bool {
+        publishing.pinned && (publishing.pinnedUntil.map { now < $0 } ?? true)
+    }
+
+    /// The publishing properties as shown at `now`: `pinned` is false once the pin ended.
+    func shownPublishing(at now: Date) -> AnnouncementV3.Publishing {
+        var shown = publishing
+        shown.pinned = isPinned(at: now)
+        return shown
+    }
 }
 
 /// The fields a client may write: the result of a validated `POST`, `PUT` or merged `PATCH`.
 struct AnnouncementContent: Sendable, Equatable {
     var title: String
     var body: String?
-    /// Who may read it; `nil` for everyone.
+    /// Who may read it by name; `nil` for nobody named.
     var readers: [Int]?
+    /// Status, times, pin and importance.
+    var publishing = AnnouncementV3.Publishing()
+    /// The departments and teams it is addressed to; `nil` for none.
+    var audience: AnnouncementAudience?
+    /// The Markdown source of the body, when written in Markdown.
+    var markdown: String?
 }
 
-/// Which announcements a caller may see.
+/// Which announcements a caller may see. Whatever it is, readers and signed-out callers see
+/// only what is live at the moment of reading (``StoredAnnouncement/isLive(at:)``); editors and
+/// admins see drafts, scheduled and expired announcements too.
 enum Visibility: Sendable, Hashable {
     /// Editors and admins: everything.
     case everything
     /// Signed-out callers: unrestricted announcements only.
     case unrestricted
-    /// A reader: unrestricted ones and those naming this user id.
+    /// A reader: unrestricted ones and those naming this user id or addressed to them (the
+    /// repository resolves it to ``granted(_:)``).
     case reader(userID: Int)
     /// A view shared by readers: unrestricted ones and these restricted ones (the announcements
-    /// naming every reader of the view, ``ResponseCache/view(for:)``), so that what is kept for
-    /// the view depends on the view alone.
+    /// naming or addressed to every reader of the view, ``ResponseCache/view(for:)``), so that
+    /// what is kept for the view depends on the view alone.
     case granted(Set<Int>)
 
-    func allows(_ announcement: StoredAnnouncement) -> Bool {
+    /// Whether this visibility shows `announcement` at `now`; `.reader` must have been resolved
+    /// to ``granted(_:)`` (it shows only unrestricted ones otherwise).
+    func allows(_ announcement: StoredAnnouncement, at now: Date) -> Bool {
         switch self {
         case .everything: true
-        case .unrestricted: announcement.readers == nil
-        case .reader(let userID): announcement.readers?.contains(userID) ?? true
-        case .granted(let ids): announcement.readers == nil || ids.contains(announcement.id)
+        case .unrestricted, .reader: !announcement.isRestricted && announcement.isLive(at: now)
+        case .granted(let ids): (!announcement.isRestricted || ids.contains(announcement.id)) && announcement.isLive(at: now)
         }
     }
 }
@@ -57,6 +98,24 @@ struct ListRequest: Sendable, Equatable {
     /// Only announcements whose title or body contains this text, ignoring case (the web
     /// front end's search box); `nil` for all.
     var search: String?
+    /// Which announcements: those readers see now, or (editors only) drafts, scheduled or
+    /// expired ones.
+    var listing: Listing = .live
+    /// Whether pinned announcements come first (API 3.0 and the web), in the order they were
+    /// pinned, before the requested sort.
+    var pinnedFirst = false
+
+    /// Which announcements a list holds (`?status=`).
+    enum Listing: String, Sendable, CaseIterable {
+        /// What readers see now (no `status`).
+        case live
+        /// Drafts.
+        case draft
+        /// Published, with a publication still to come.
+        case scheduled
+        /// Published, and past their expiry.
+        case expired
+    }
 }
 
 /// What a write may require of the current state before it applies (`If-Match`).

@@ -25,6 +25,10 @@ struct WebController: Sendable {
     let maxBodySize: Int
     /// Whether cookies are marked `Secure` (the site is served over HTTPS).
     let secureCookies: Bool
+    /// The zone pages show times in and the editor's form is read in.
+    var timeZone = TimeZone(identifier: "UTC")!
+    /// The clock publication and expiry are shown against.
+    var now: @Sendable () -> Date = { Date() }
 
     func addRoutes(to routes: inout RouteBook<AppRequestContext>) {
         routes.add(.get, "/", Self.page(home))
@@ -164,12 +168,21 @@ struct WebController: Sendable {
     }
 
     /// The form's announcement fields as the API's JSON: an empty body is none.
-    static func announcementJSON(_ form: [String: String]) -> JSONValue {
+    /// The editor's form as the API's JSON: title, body, and (when the form has them) the
+    /// publishing fields, times read in `zone`.
+    static func announcementJSON(_ form: [String: String], zone: TimeZone) -> JSONValue {
         let body = (form["body"] ?? "").replacingOccurrences(of: "\r\n", with: "\n")
-        return .object([
-            "title": .string(form["title"] ?? ""),
-            "body": body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? .null : .string(body),
-        ])
+        let isEmpty = body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        var object: [String: JSONValue] = ["title": .string(form["title"] ?? "")]
+        if form["format"] == "markdown", !isEmpty {
+            object["markdown"] = .string(body)
+        } else {
+            object["body"] = isEmpty ? .null : .string(body)
+        }
+        if form["publishing"] != nil {
+            object.merge(WebPublishingForm.json(form, zone: zone)) { _, new in new }
+        }
+        return .object(object)
     }
 
     /// An error's messages for people: one per invalid field, or its detail.

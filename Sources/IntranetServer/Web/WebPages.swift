@@ -21,12 +21,14 @@ enum WebPages {
         return context
     }
 
-    /// An announcement as list and detail pages show it.
-    static func announcement(_ item: StoredAnnouncement, sanitizer: HTMLSanitizer) -> [String: Any] {
+    /// An announcement as list and detail pages show it at `now`, times in `zone`.
+    static func announcement(
+        _ item: StoredAnnouncement, sanitizer: HTMLSanitizer, at now: Date = Date(), zone: TimeZone = TimeZone(identifier: "UTC")!
+    ) -> [String: Any] {
         var context: [String: Any] = [
             "id": item.id, "title": item.title,
-            "createdISO": iso(item.createdAt), "createdText": text(item.createdAt),
-            "restricted": item.readers != nil,
+            "createdISO": iso(item.createdAt), "createdText": text(item.createdAt, zone: zone),
+            "restricted": item.isRestricted,
             // Stored bodies were sanitised on the way in; again here, so what a page shows
             // never depends on how old a body is.
             "bodyHTML": sanitizer.sanitize(item.body ?? "").html,
@@ -34,8 +36,9 @@ enum WebPages {
         if item.updatedAt.timeIntervalSince(item.createdAt) >= 60 {
             context["updated"] = true
             context["updatedISO"] = iso(item.updatedAt)
-            context["updatedText"] = text(item.updatedAt)
+            context["updatedText"] = text(item.updatedAt, zone: zone)
         }
+        context.merge(WebPublishingForm.display(item, at: now, zone: zone)) { _, new in new }
         if let excerpt = excerpt(of: item.body) {
             context["excerpt"] = excerpt
         }
@@ -83,18 +86,23 @@ enum WebPages {
         date.formatted(.iso8601)
     }
 
-    /// `24 November 2026, 09:30 UTC`, for people.
-    static func text(_ date: Date) -> String {
+    /// `24 November 2026, 09:30 UTC`, for people, in the site's zone (its abbreviation, as
+    /// `WET`, or its offset).
+    static func text(_ date: Date, zone: TimeZone = TimeZone(identifier: "UTC")!) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_GB")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "d MMMM yyyy, HH:mm 'UTC'"
-        return formatter.string(from: date)
+        formatter.timeZone = zone
+        formatter.dateFormat = "d MMMM yyyy, HH:mm"
+        let name = zone.secondsFromGMT(for: date) == 0 && ["UTC", "GMT", "Etc/UTC"].contains(zone.identifier)
+            ? "UTC" : (zone.abbreviation(for: date) ?? zone.identifier)
+        return formatter.string(from: date) + " " + name
     }
 
-    /// The link to list page `page` of search `query`, on the list at `path`.
-    static func listLink(page: Int, query: String?, path: String = "/") -> String {
+    /// The link to list page `page` of search `query` (and an editor's `status` list), on the
+    /// list at `path`.
+    static func listLink(page: Int, query: String?, status: String? = nil, path: String = "/") -> String {
         var items: [String] = []
+        if let status { items.append("status=" + status) }
         if let query, !query.isEmpty {
             items.append("q=" + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
         }

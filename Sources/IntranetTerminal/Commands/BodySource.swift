@@ -1,19 +1,27 @@
 import Foundation
 
 /// Where a new body comes from: `--body TEXT`, `--body -` (standard input) or
-/// `--body-file PATH` (`-` for standard input too).
+/// `--body-file PATH` (`-` for standard input too) for HTML; `--markdown PATH` (or a body file
+/// ending in `.md`) for Markdown, which the server makes HTML and keeps for later edits.
 struct BodySource: Sendable {
     /// `--body`: the HTML itself, or `-`.
     var text: String?
     /// `--body-file`: a path, or `-`.
     var file: String?
+    /// `--markdown`: a path of a Markdown file, or `-`.
+    var markdownFile: String? = nil
 
     /// Whether a body was given at all.
-    var isGiven: Bool { text != nil || file != nil }
+    var isGiven: Bool { text != nil || file != nil || markdownFile != nil }
+
+    /// Whether the body is Markdown: `--markdown`, or a body file named `*.md`.
+    var isMarkdown: Bool {
+        markdownFile != nil || (file.map { $0.lowercased().hasSuffix(".md") || $0.lowercased().hasSuffix(".markdown") } ?? false)
+    }
 
     /// The usage problem with the combination, if any.
     var conflict: String? {
-        text != nil && file != nil ? "give either --body or --body-file, not both" : nil
+        [text, file, markdownFile].compactMap { $0 }.count > 1 ? "give one of --body, --body-file and --markdown, not more" : nil
     }
 
     /// Reads the body.
@@ -26,9 +34,9 @@ struct BodySource: Sendable {
             return text
         }
         let data: Data
-        if text == "-" || file == "-" {
+        if text == "-" || file == "-" || markdownFile == "-" {
             data = await io.readToEnd()
-        } else if let file {
+        } else if let file = file ?? markdownFile {
             guard FileManager.default.fileExists(atPath: file) else {
                 throw TerminalFailure.usage("cannot read the body file “\(file)”: no such file")
             }

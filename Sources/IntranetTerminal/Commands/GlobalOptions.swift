@@ -16,9 +16,17 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         case v1 = "1.0"
         /// Lists carry titles only; `show` fetches the announcement by id.
         case v2 = "2.0"
+        /// As 2.0, with publishing: pinned first, important, drafts and schedules.
+        case v3 = "3.0"
 
         /// The SDK's version.
-        public var apiVersion: APIVersion { self == .v1 ? .v1_0 : .v2_0 }
+        public var apiVersion: APIVersion {
+            switch self {
+            case .v1: .v1_0
+            case .v2: .v2_0
+            case .v3: .v3_0
+            }
+        }
     }
 
     /// An output format.
@@ -48,9 +56,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     public var server: String?
 
     @Option(help: ArgumentHelp(
-        "The API version: 1.0 (lists carry bodies) or 2.0 (bodies are fetched by id).",
+        "The API version: 1.0 (lists carry bodies), 2.0 (bodies are fetched by id) or 3.0 (the default: 2.0 with publishing).",
         valueName: "version"))
-    public var apiVersion: Version = .v2
+    public var apiVersion: Version = .v3
 
     @Option(help: ArgumentHelp(
         "table for people, json for scripts (the server's data unchanged), spearal for the server's Spearal answer.",

@@ -42,6 +42,9 @@ struct ImportWordPressCommand: AsyncParsableCommand, TerminalCommand {
     @Flag(help: "Also import published pages.")
     var includePages = false
 
+    @Flag(help: "Also import scheduled posts, published here at their date.")
+    var includeScheduled = false
+
     /// How long the server may work on an import before the client gives up.
     static let answerTimeout: TimeInterval = 3600
 
@@ -59,7 +62,8 @@ struct ImportWordPressCommand: AsyncParsableCommand, TerminalCommand {
         }
         let progress = ImportProgressDisplay(total: Int64(export.count), context: context)
         await progress.start(file: file)
-        let options = ImportsRepository.WordPressOptions(dryRun: dryRun, includePrivate: includePrivate, includePages: includePages)
+        let options = ImportsRepository.WordPressOptions(
+            dryRun: dryRun, includePrivate: includePrivate, includePages: includePages, includeScheduled: includeScheduled)
         // A server that cannot follow imports still imports: then there is no import bar.
         let progressID = try? await session.client.imports.reserveProgress()
         let report: ImportReport

@@ -8,7 +8,7 @@ public struct IntranetCommand: ParsableCommand {
         commandName: "intranet",
         abstract: "Read and edit the intranet's announcements and staff directory, and manage its accounts, from a terminal.",
         discussion: """
-            Every command takes --server URL (or $INTRANET_SERVER), --api-version 1.0|2.0, \
+            Every command takes --server URL (or $INTRANET_SERVER), --api-version 1.0|2.0|3.0, \
             --output table|json|spearal, --wire json|spearal (or $INTRANET_WIRE), --cache and \
             --offline (answers kept on this machine) and --verbose; \
             on a server that wants signed requests, \
@@ -25,6 +25,11 @@ public struct IntranetCommand: ParsableCommand {
               intranet login --username editor
               echo '<p>10:00</p>' | intranet announcements create --title Drill --body -
               intranet announcements update 7 --title 'Fire drill moved' --clear-body
+              intranet announcements create --title 'Office move' --body-file move.html \\
+                --publish-at "2026-12-07 08:00" --audience department:Lisbon --important
+              intranet announcements update 7 --pin --pinned-until "2026-12-24 18:00"
+              intranet announcements drafts             drafts (editors)
+              intranet announcements list --status scheduled
               intranet announcements delete 7 --yes
               intranet people --search lefevre           look someone up
               intranet people show 3                     a card: contact, manager, reports
@@ -46,12 +51,12 @@ public struct IntranetCommand: ParsableCommand {
     public init() {}
 }
 
-/// `intranet announcements`: lists by default; `show`, `create`, `update`, `delete`.
+/// `intranet announcements`: lists by default; `show`, `create`, `update`, `delete`, `drafts`.
 struct AnnouncementsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "announcements",
         abstract: "List, show, create, update and delete announcements.",
         discussion: ExitStatus.helpText,
-        subcommands: [ListCommand.self, ShowCommand.self, CreateCommand.self, UpdateCommand.self, DeleteCommand.self],
+        subcommands: [ListCommand.self, ShowCommand.self, CreateCommand.self, UpdateCommand.self, DeleteCommand.self, DraftsCommand.self],
         defaultSubcommand: ListCommand.self)
 }

@@ -21,6 +21,10 @@ struct ListCommand: AsyncParsableCommand, TerminalCommand {
     @Flag(help: "Walk every page (through the SDK's page sequence).")
     var all = false
 
+    @Option(help: ArgumentHelp(
+        "List what readers do not see: draft, scheduled or expired (editors and admins).", valueName: "status"))
+    var status: AnnouncementsRepository.Listing?
+
     func validate() throws {
         if all, page != nil {
             throw ValidationError("--all shows every page; leave out --page")
@@ -38,13 +42,20 @@ struct ListCommand: AsyncParsableCommand, TerminalCommand {
     }
 
     func execute(in context: TerminalContext) async throws {
+        try await Self.list(global: global, page: page, perPage: perPage, all: all, status: status, in: context)
+    }
+
+    /// Lists one page (or every page) of `status` (live announcements when `nil`).
+    static func list(
+        global: GlobalOptions, page: Int?, perPage: Int?, all: Bool, status: AnnouncementsRepository.Listing?, in context: TerminalContext
+    ) async throws {
         let session = try CommandSession(options: global, context: context)
         let table = AnnouncementTable(width: context.width, isStyled: context.isStyled)
         if all {
             var items: [AnnouncementSummary] = []
             var bodies: [Data] = []
             try await session.perform("the announcements") {
-                for try await page in session.announcements.pages(pageSize: perPage ?? 100) {
+                for try await page in session.announcements.pages(pageSize: perPage ?? 100, extraQuery: status?.query ?? []) {
                     items += page.items
                     bodies.append(await session.recorder.lastBody)
                 }
@@ -59,16 +70,17 @@ struct ListCommand: AsyncParsableCommand, TerminalCommand {
         }
         let number = page ?? 1
         let result = try await session.perform("the announcements") {
-            try await session.announcements.read(page: number, pageSize: perPage ?? 10)
+            try await session.announcements.read(page: number, pageSize: perPage ?? 10, extraQuery: status?.query ?? [])
         }
         if session.printsRaw {
             try await session.writeRaw(await session.recorder.lastBody)
         } else {
-            await session.writeLines(table.lines(for: result.items, footer: Self.footer(for: result)))
+            await session.writeLines(table.lines(for: result.items, footer: footer(for: result)))
         }
     }
 
     /// `Page 1 of 2 · 12 announcements`, with what the response said.
+
     static func footer(for page: Page<AnnouncementSummary>) -> String {
         var footer = "Page \(page.number)"
         if let count = page.info.pageCount {
@@ -78,5 +90,27 @@ struct ListCommand: AsyncParsableCommand, TerminalCommand {
             footer += " · \(total) announcement\(total == 1 ? "" : "s")"
         }
         return footer
+    }
+}
+
+extension AnnouncementsRepository.Listing: ExpressibleByArgument {}
+
+/// `intranet announcements drafts`: the drafts, for editors (as `list --status draft`).
+struct DraftsCommand: AsyncParsableCommand, TerminalCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drafts",
+        abstract: "List drafts (editors and admins); see list --status for scheduled and expired ones.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The page to show, from 1.")
+    var page: Int?
+
+    func run() async throws {
+        try await execute(in: .standard())
+    }
+
+    func execute(in context: TerminalContext) async throws {
+        try await ListCommand.list(global: global, page: page, perPage: nil, all: false, status: .draft, in: context)
     }
 }

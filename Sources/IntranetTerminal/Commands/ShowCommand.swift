@@ -35,7 +35,7 @@ struct ShowCommand: AsyncParsableCommand, TerminalCommand {
             announcement = try await session.perform(subject) { try await session.announcements.open(summary) }
             await session.note("\(subject) taken from the list: no detail request")
             raw = element
-        case .v2:
+        case .v2, .v3:
             announcement = try await session.perform(subject) { try await session.announcements.read(id: id) }
             raw = await session.recorder.lastBody
         }

@@ -191,7 +191,10 @@ struct BlockBuilder {
         isSeparationPending = true
     }
 
+    /// Drops the separator after a row's last cell, and the white space between that cell and
+    /// the row's end (Markdown's tables put a new line there).
     private mutating func trimCellSeparator() {
+        while let last = spans.last, last.text != " | ", last.text.allSatisfy(\.isWhitespace) { spans.removeLast() }
         if spans.last?.text == " | " { spans.removeLast() }
     }
 

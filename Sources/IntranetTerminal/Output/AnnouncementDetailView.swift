@@ -1,4 +1,5 @@
 import Foundation
+import IntranetAPI
 import IntranetClient
 
 /// Lays out one announcement for reading: the title, a line with its id (and under 2.0 its
@@ -32,7 +33,11 @@ public struct AnnouncementDetailView: Sendable {
         if let updated = announcement.updatedAt {
             meta += " · updated \(Self.format(updated))"
         }
-        var lines = title + [TextStyle.dim.apply(to: meta, isStyled: isStyled), ""]
+        var lines = title + [TextStyle.dim.apply(to: meta, isStyled: isStyled)]
+        if let publishing = announcement.publishing {
+            lines += publishingLines(publishing, audience: announcement.audience, readers: announcement.readers)
+        }
+        lines.append("")
         let body = renderer.rendering(of: announcement.body ?? "")
         if body.isEmpty {
             lines.append("(no body)")
@@ -48,12 +53,37 @@ public struct AnnouncementDetailView: Sendable {
         return BlockLayout(width: renderer.width, isStyled: isStyled).lines(for: [block])
     }
 
-    /// A date as `2026-11-22 09:30 UTC`.
+    /// The marks and times of a 3.0 announcement: `IMPORTANT`, `Pinned`, draft, schedule and
+    /// expiry in local time, and for editors the audience (with a warning when it reaches no one).
+    private func publishingLines(
+        _ publishing: AnnouncementV3.Publishing, audience: AnnouncementAudience?, readers: AnnouncementReaders?
+    ) -> [String] {
+        // The marks on one line (short), each time on a line of its own (so none is cut).
+        var marks: [String] = []
+        if publishing.important { marks.append(TextStyle.bold.apply(to: "IMPORTANT", isStyled: isStyled)) }
+        if publishing.pinned { marks.append("Pinned") }
+        if publishing.status == .draft { marks.append("Draft: editors only") }
+        var lines = marks.isEmpty ? [] : [marks.joined(separator: " · ")]
+        if publishing.pinned, let until = publishing.pinnedUntil { lines.append("Pinned until \(Self.format(until))") }
+        if let publishAt = publishing.publishAt { lines.append("Published from \(Self.format(publishAt))") }
+        if let expiresAt = publishing.expiresAt { lines.append("Expires \(Self.format(expiresAt))") }
+        if let audience {
+            let named = audience.departments.map { "department \($0)" } + audience.teams.map { "team of person \($0)" }
+            // Readers `null` (everyone) or none named: with an empty audience, nobody but editors.
+            let namesNobody = readers.map { if case .only(let ids) = $0 { ids.isEmpty } else { true } } ?? true
+            if named.isEmpty, namesNobody {
+                lines.append(TextStyle.bold.apply(to: "Warning: the audience is empty, so only editors and admins see it", isStyled: isStyled))
+            } else if !named.isEmpty {
+                lines.append("Audience: " + named.joined(separator: ", "))
+            }
+        }
+        return lines.map { DisplayWidth.truncate($0, toWidth: width) }
+    }
+
+    /// A date as `2026-11-22 09:30 UTC`, in the terminal's local time zone (`TZ`).
     ///
     /// - Parameter date: the date.
     public static func format(_ date: Date) -> String {
-        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC") ?? .current, from: date)
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)) UTC"
+        LocalTime.format(date)
     }
 }

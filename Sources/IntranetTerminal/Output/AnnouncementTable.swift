@@ -1,10 +1,12 @@
+import Foundation
 import IntranetClient
 
 /// Lays out announcement list items as an aligned table fitted to the terminal width:
 /// right-aligned ids, titles cut with `…` when they do not fit.
 ///
-/// Neither version's list carries dates (1.0 items are id, title and body; 2.0 items id and
-/// title), so the table shows id and title; `show` prints the dates 2.0 details carry.
+/// The table shows id and title; under 3.0 a title is marked `[pinned]` (pinned ones come
+/// first, as the server lists them) and `[!]` for an important one, and an
+/// editor's list of drafts, scheduled or expired ones shows them as such.
 public struct AnnouncementTable: Sendable {
     /// The columns available.
     public var width: Int
@@ -36,13 +38,26 @@ public struct AnnouncementTable: Sendable {
         var lines = [TextStyle.bold.apply(to: header, isStyled: isStyled)]
         for item in items {
             let id = String(item.id)
-            let title = DisplayWidth.truncate(item.title.replacingNewlines(), toWidth: titleWidth)
+            let title = DisplayWidth.truncate(marks(of: item) + item.title.replacingNewlines(), toWidth: titleWidth)
             lines.append(String(repeating: " ", count: idWidth - id.count) + id + "  " + title)
         }
         if let footer {
             lines.append(TextStyle.dim.apply(to: DisplayWidth.truncate(footer, toWidth: width), isStyled: isStyled))
         }
         return lines
+    }
+
+    /// `[!] ` for an important item, `[pinned] ` for a pinned one, `[scheduled …] ` for one not
+    /// yet published, `[draft] `.
+    private func marks(of item: AnnouncementSummary) -> String {
+        guard let publishing = item.publishing else { return "" }
+        var marks = ""
+        if publishing.status == .draft { marks += "[draft] " }
+        if let publishAt = publishing.publishAt, publishAt > Date() { marks += "[from \(LocalTime.format(publishAt))] " }
+        if let expiresAt = publishing.expiresAt, expiresAt <= Date() { marks += "[expired] " }
+        if publishing.pinned { marks += "[pinned] " }
+        if publishing.important { marks += "[!] " }
+        return marks
     }
 }
 

@@ -79,6 +79,18 @@ extension Readable {
         }
     }
 
+    /// Every page of the list with `extraQuery` added to each request (a filter the API
+    /// defines), fetched one at a time as the sequence is iterated.
+    ///
+    /// - Parameters:
+    ///   - pageSize: the number of items per page.
+    ///   - extraQuery: query items sent with every page.
+    public func pages(pageSize: Int, extraQuery: [URLQueryItem]) -> PageSequence<ListItem> {
+        PageSequence(pageSize: pageSize) { page, size in
+            try await self.read(page: page, pageSize: size, extraQuery: extraQuery)
+        }
+    }
+
     /// Every item of the list, fetching one page at a time.
     ///
     /// - Parameter pageSize: the number of items per page.

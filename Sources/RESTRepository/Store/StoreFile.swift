@@ -99,9 +99,15 @@ final class StoreFile {
         if let pageLimit {
             try db.execute("PRAGMA max_page_count = \(pageLimit)")
         }
-        let application = try db.integer("PRAGMA application_id")
-        let version = try db.integer("PRAGMA user_version")
-        let tables = try db.integer("SELECT COUNT(*) FROM sqlite_master")
+        // One statement, so one snapshot: another process creating the store at the same moment
+        // is seen before its schema or after it, never half-way (its id not yet, its version
+        // already).
+        var (application, version, tables): (Int64, Int64, Int64) = (0, 0, 0)
+        try db.query(
+            "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM sqlite_master)"
+        ) { row in
+            (application, version, tables) = (row.integer(0), row.integer(1), row.integer(2))
+        }
         if application == ResponseStore.applicationID && version == ResponseStore.schemaVersion {
             return
         }

@@ -1,0 +1,124 @@
+import Foundation
+import IntranetAPI
+
+/// The publishing part of the editor's form (status, times in the site's zone, pin,
+/// importance, audience) and how pages show it.
+enum WebPublishingForm {
+    /// The form's publishing fields as the API's JSON. Times come from `datetime-local` inputs
+    /// (`2026-12-07T08:00`) read in `zone`; an empty one is `null`, one that cannot be read is
+    /// passed on as typed, so that validation names its field. A checkbox absent is `false`.
+    /// Departments are separated by commas; teams are person ids separated by commas.
+    static func json(_ form: [String: String], zone: TimeZone) -> [String: JSONValue] {
+        var object: [String: JSONValue] = [
+            "status": .string(form["status"] == "draft" ? "draft" : "published"),
+            "pinned": .bool(form["pinned"] != nil),
+            "important": .bool(form["important"] != nil),
+        ]
+        for name in ["publishAt", "expiresAt", "pinnedUntil"] {
+            let text = (form[name] ?? "").trimmingCharacters(in: .whitespaces)
+            if text.isEmpty {
+                object[name] = .null
+            } else if let date = localDate(text, zone: zone) {
+                object[name] = .string(IntranetJSON.format(date))
+            } else {
+                object[name] = .string(text)
+            }
+        }
+        let departments = list(form["departments"])
+        let teams = list(form["teams"])
+        if departments.isEmpty, teams.isEmpty {
+            object["audience"] = .null
+        } else {
+            object["audience"] = .object([
+                "departments": .array(departments.map(JSONValue.string)),
+                // A team that is not a number is passed on as text: validation names the field.
+                "teams": .array(teams.map { Int($0).map { .number(Double($0)) } ?? .string($0) }),
+            ])
+        }
+        return object
+    }
+
+    /// The form's values for an announcement (or a new one) at `now` (a pin that ended is shown
+    /// unticked).
+    static func values(_ item: StoredAnnouncement?, zone: TimeZone, at now: Date = Date()) -> [String: Any] {
+        let publishing = item?.shownPublishing(at: now) ?? AnnouncementV3.Publishing()
+        var values: [String: Any] = [
+            "isDraft": publishing.status == .draft,
+            "pinnedChecked": publishing.pinned,
+            "importantChecked": publishing.important,
+            "publishAtValue": publishing.publishAt.map { inputValue($0, zone: zone) } ?? "",
+            "expiresAtValue": publishing.expiresAt.map { inputValue($0, zone: zone) } ?? "",
+            "pinnedUntilValue": publishing.pinnedUntil.map { inputValue($0, zone: zone) } ?? "",
+            "departmentsValue": item?.audience?.departments.joined(separator: ", ") ?? "",
+            "teamsValue": item?.audience?.teams.map(String.init).joined(separator: ", ") ?? "",
+            "zoneName": zone.identifier,
+            // New announcements are written in Markdown unless the editor chooses HTML.
+            "isMarkdown": item.map { $0.markdown != nil } ?? true,
+        ]
+        values["isPublished"] = !(values["isDraft"] as? Bool ?? false)
+        return values
+    }
+
+    /// The form's values as the editor sent them (shown again with the errors).
+    static func values(_ form: [String: String], zone: TimeZone) -> [String: Any] {
+        [
+            "isDraft": form["status"] == "draft", "isPublished": form["status"] != "draft",
+            "pinnedChecked": form["pinned"] != nil, "importantChecked": form["important"] != nil,
+            "publishAtValue": form["publishAt"] ?? "", "expiresAtValue": form["expiresAt"] ?? "",
+            "pinnedUntilValue": form["pinnedUntil"] ?? "", "departmentsValue": form["departments"] ?? "",
+            "teamsValue": form["teams"] ?? "", "zoneName": zone.identifier, "isMarkdown": form["format"] == "markdown",
+        ]
+    }
+
+    /// What list and detail pages show of an announcement's publishing at `now`: marks, times
+    /// in `zone`, and for editors a warning when its audience reaches no one.
+    static func display(_ item: StoredAnnouncement, at now: Date, zone: TimeZone) -> [String: Any] {
+        let publishing = item.publishing
+        var display: [String: Any] = [:]
+        if item.isPinned(at: now) { display["pinned"] = true }
+        if publishing.important { display["important"] = true }
+        if publishing.status == .draft { display["draft"] = true }
+        if let publishAt = publishing.publishAt, publishAt > now {
+            display["scheduled"] = ["iso": WebPages.iso(publishAt), "text": WebPages.text(publishAt, zone: zone)]
+        }
+        if let expiresAt = publishing.expiresAt {
+            display[expiresAt > now ? "expires" : "expired"] = ["iso": WebPages.iso(expiresAt), "text": WebPages.text(expiresAt, zone: zone)]
+        }
+        let namesNobody = item.readers.map(\.isEmpty) ?? true
+        if let audience = item.audience, audience.isEmpty, namesNobody { display["emptyAudience"] = true }
+        if let audience = item.audience, !audience.isEmpty {
+            display["audienceText"] =
+                (audience.departments + audience.teams.map { "team of person \($0)" }).joined(separator: ", ")
+        }
+        return display
+    }
+
+    private static func list(_ text: String?) -> [String] {
+        (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// `2026-12-07T08:00` (or with seconds) in `zone`.
+    static func localDate(_ text: String, zone: TimeZone) -> Date? {
+        let parts = text.split(separator: "T")
+        guard parts.count == 2 else { return nil }
+        let day = parts[0].split(separator: "-").map { Int($0) }
+        let time = parts[1].split(separator: ":").map { Int($0) }
+        guard day.count == 3, (2...3).contains(time.count), !day.contains(nil), !time.contains(nil) else { return nil }
+        var components = DateComponents()
+        components.calendar = Calendar(identifier: .gregorian)
+        components.timeZone = zone
+        (components.year, components.month, components.day) = (day[0], day[1], day[2])
+        (components.hour, components.minute, components.second) = (time[0], time[1], time.count == 3 ? time[2] : 0)
+        guard components.isValidDate else { return nil }
+        return components.date
+    }
+
+    /// A date as a `datetime-local` input's value in `zone`.
+    static func inputValue(_ date: Date, zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import IntranetAPI
+
+/// Times as a person at this terminal reads and types them: in the local time zone (`TZ`).
+public enum LocalTime {
+    /// Reads `2026-12-07 08:00` (or with `T`, or with seconds) in `zone`, or an RFC 3339
+    /// instant with its own zone; `nil` for anything else.
+    ///
+    /// - Parameters:
+    ///   - text: what was typed.
+    ///   - zone: the zone of a time typed without one.
+    public static func parse(_ text: String, in zone: TimeZone = .current) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let instant = IntranetJSON.parseDate(trimmed) { return instant }
+        let parts = trimmed.split(whereSeparator: { $0 == " " || $0 == "T" })
+        guard parts.count == 2 else { return nil }
+        let day = parts[0].split(separator: "-").compactMap { Int($0) }
+        let time = parts[1].split(separator: ":").compactMap { Int($0) }
+        guard day.count == 3, (2...3).contains(time.count), parts[0].split(separator: "-").count == 3,
+            parts[1].split(separator: ":").count == time.count
+        else { return nil }
+        var components = DateComponents()
+        components.calendar = Calendar(identifier: .gregorian)
+        components.timeZone = zone
+        (components.year, components.month, components.day) = (day[0], day[1], day[2])
+        (components.hour, components.minute, components.second) = (time[0], time[1], time.count == 3 ? time[2] : 0)
+        guard components.isValidDate, let date = components.date else { return nil }
+        return date
+    }
+
+    /// A time as `2026-12-07 08:00 UTC` in `zone` (its abbreviation, or its offset when it has
+    /// none).
+    public static func format(_ date: Date, in zone: TimeZone = .current) -> String {
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: zone, from: date)
+        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+        let name: String
+        if zone.secondsFromGMT(for: date) == 0, ["GMT", "UTC", "Etc/UTC", "Etc/GMT", "Universal", "Zulu"].contains(zone.identifier) {
+            name = "UTC"
+        } else {
+            name = zone.abbreviation(for: date) ?? zone.identifier
+        }
+        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)) \(name)"
+    }
+}
