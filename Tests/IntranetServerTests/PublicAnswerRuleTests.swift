@@ -336,6 +336,24 @@ struct ResponseCacheTests {
         #expect(cache.publicAnswerHits == 1)
     }
 
+    @Test("a reader's answer whose view key was made before a move in the org chart is not kept under it; a signed-out answer is")
+    func signedInAnswerRefusedAfterPeopleChange() throws {
+        let (cache, changes) = Self.cache()
+        let reader = User(id: 3, username: "reader", displayName: "Reader", role: .reader)
+        let found = cache.earlyAnswer(for: Self.key, user: reader)
+        let key = try #require(found.key)
+        // A move (someone's department or manager) while the request was in the application:
+        // the answer was built for the reader's new view, the key names the old one.
+        changes.receive(.people)
+        cache.storePublicAnswer(Self.answer(bytes: 10), for: key, dependsOn: .announcements, ifStillAt: found.generation)
+        #expect(cache.earlyAnswer(for: Self.key, user: reader).answer == nil)
+
+        let (_, before) = cache.publicAnswer(for: Self.key)
+        changes.receive(.people)
+        cache.storePublicAnswer(Self.answer(bytes: 10), for: Self.key, dependsOn: .announcements, ifStillAt: before)
+        #expect(cache.publicAnswer(for: Self.key).answer != nil, "signed out, the view does not follow people")
+    }
+
     @Test("a change drops the public answers and the routes' entries of its domains, and only those")
     func changeDropsItsDomains() {
         let (cache, changes) = Self.cache()

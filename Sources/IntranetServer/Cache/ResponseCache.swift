@@ -500,7 +500,7 @@ final class ResponseCache: Sendable {
             guard let offered = state.offeredPages.removeValue(forKey: key) else { return }
             if let index = state.offerOrder.firstIndex(of: key) { state.offerOrder.remove(at: index) }
             guard let answer = PublicAnswer(head: head, page: offered.page),
-                state.generations.agrees(with: generation.value, on: offered.domains.union(.accounts)),
+                state.generations.agrees(with: generation.value, on: offered.domains.union([.accounts, .people])),
                 state.generations.agrees(with: offered.readAt.value, on: offered.domains),
                 state.isCurrent(offered.domains, at: now, hasSchedule: hasSchedule)
             else { return }
@@ -511,9 +511,11 @@ final class ResponseCache: Sendable {
 
     /// Stores an early answer built from data of `domains` read at `generation`, unless a write
     /// to one of them came since. A signed-in caller's answer is also not stored after a change
-    /// of accounts (their role may have changed between the view and the answer).
+    /// of accounts (their role may have changed between the view and the answer) or of people
+    /// (a move in the org chart may have changed their view: the answer was built for the new
+    /// one, the key made with the old).
     func storePublicAnswer(_ answer: PublicAnswer, for key: PublicAnswerKey, dependsOn domains: ChangeDomains, ifStillAt generation: Generation) {
-        keep(.early(answer), for: .early(key), dependsOn: domains, ifStillAt: generation, readAlso: key.view == nil ? [] : .accounts)
+        keep(.early(answer), for: .early(key), dependsOn: domains, ifStillAt: generation, readAlso: key.view == nil ? [] : [.accounts, .people])
     }
 
     // MARK: Diagnostics

@@ -136,9 +136,13 @@ struct WordPressImporter {
             // Published again: a post withdrawn by an import (its fingerprint forgotten) was
             // made a draft; one an editor made a draft stays one.
             if existing.fingerprint.isEmpty { model.status = AnnouncementStatus.published.rawValue }
-            model.publishAt = publishAt
-            model.pinnedAt = item.isSticky ? (model.pinned ? model.pinnedAt : converted.updatedAt) : nil
-            model.pinned = item.isSticky
+            // A scheduled WordPress post sets its date; otherwise the schedule an editor gave here
+            // stays. A sticky post is pinned; an editor's pin is never taken away by an import.
+            if let publishAt { model.publishAt = publishAt }
+            if item.isSticky, !model.pinned {
+                model.pinned = true
+                model.pinnedAt = converted.updatedAt
+            }
             model.revision += 1
             try await model.update(on: database)
             try await replaceReaders(of: existing.announcementID, with: readers, on: database)

@@ -2,13 +2,19 @@ import CCmarkGFM
 import Foundation
 
 /// Markdown as editors write it: CommonMark with GitHub's tables, strikethrough and autolinks,
-/// through cmark-gfm. Raw HTML in the Markdown is not passed through (cmark-gfm's safe mode
-/// replaces it), and what comes out still goes through the one sanitiser like every body.
+/// through cmark-gfm. HTML typed into the Markdown is passed on as CommonMark says (an editor
+/// who types `<strong>` gets bold), because what comes out goes through the one sanitiser like
+/// every body: a script or an event handler never reaches a page.
 enum Markdown {
+    /// Registers cmark-gfm's extensions, once: the library's own guard is not thread-safe, a
+    /// Swift static is initialised exactly once.
+    private static let registration: Void = cmark_gfm_core_extensions_ensure_registered()
+
     /// The HTML of `markdown`.
     static func html(_ markdown: String) -> String {
-        cmark_gfm_core_extensions_ensure_registered()
-        let options = CMARK_OPT_DEFAULT
+        _ = registration
+        // Raw HTML kept (CMARK_OPT_UNSAFE): the sanitiser, not cmark-gfm, decides what is safe.
+        let options = CMARK_OPT_DEFAULT | CMARK_OPT_UNSAFE
         guard let parser = cmark_parser_new(options) else { return "" }
         defer { cmark_parser_free(parser) }
         for name in ["table", "strikethrough", "autolink"] {

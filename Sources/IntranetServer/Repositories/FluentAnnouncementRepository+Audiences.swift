@@ -68,7 +68,7 @@ extension FluentAnnouncementRepository {
                 SELECT id, manager_id, department, 0 FROM \(ident: PersonModel.schema) WHERE user_id = \(bind: userID)
                 UNION
                 SELECT p.id, p.manager_id, p.department, chain.depth + 1 FROM \(ident: PersonModel.schema) p
-                JOIN chain ON p.id = chain.manager_id
+                JOIN chain ON p.id = chain.manager_id WHERE chain.depth < 1000
             )
             SELECT id, department, depth FROM chain
             """).all()

@@ -191,6 +191,9 @@ extension WebController {
     /// it would be stored: what the editor sees before saving.
     func preview(of form: [String: String]) -> String {
         let text = (form["body"] ?? "").replacingOccurrences(of: "\r\n", with: "\n")
+        if let problem = AnnouncementRules.bodyProblem(text) {
+            return "<p>" + HTMLSanitizer.escape("The body \(problem): it cannot be saved.") + "</p>"
+        }
         let html = form["format"] == "markdown" ? Markdown.html(text) : text
         return sanitizer.sanitize(html).html
     }

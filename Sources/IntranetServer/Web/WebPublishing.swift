@@ -7,7 +7,9 @@ enum WebPublishingForm {
     /// The form's publishing fields as the API's JSON. Times come from `datetime-local` inputs
     /// (`2026-12-07T08:00`) read in `zone`; an empty one is `null`, one that cannot be read is
     /// passed on as typed, so that validation names its field. A checkbox absent is `false`.
-    /// Departments are separated by commas; teams are person ids separated by commas.
+    /// Departments are one per line (a name may hold a comma); teams are person ids separated
+    /// by commas or spaces. With neither, the audience is none (everyone), or empty (editors
+    /// only) when *Editors only* is ticked.
     static func json(_ form: [String: String], zone: TimeZone) -> [String: JSONValue] {
         var object: [String: JSONValue] = [
             "status": .string(form["status"] == "draft" ? "draft" : "published"),
@@ -24,10 +26,10 @@ enum WebPublishingForm {
                 object[name] = .string(text)
             }
         }
-        let departments = list(form["departments"])
+        let departments = lines(form["departments"])
         let teams = list(form["teams"])
         if departments.isEmpty, teams.isEmpty {
-            object["audience"] = .null
+            object["audience"] = form["editorsOnly"] != nil ? .object(["departments": .array([]), "teams": .array([])]) : .null
         } else {
             object["audience"] = .object([
                 "departments": .array(departments.map(JSONValue.string)),
@@ -49,9 +51,10 @@ enum WebPublishingForm {
             "publishAtValue": publishing.publishAt.map { inputValue($0, zone: zone) } ?? "",
             "expiresAtValue": publishing.expiresAt.map { inputValue($0, zone: zone) } ?? "",
             "pinnedUntilValue": publishing.pinnedUntil.map { inputValue($0, zone: zone) } ?? "",
-            "departmentsValue": item?.audience?.departments.joined(separator: ", ") ?? "",
+            "departmentsValue": item?.audience?.departments.joined(separator: "\n") ?? "",
+            "editorsOnlyChecked": item?.audience?.isEmpty ?? false,
             "teamsValue": item?.audience?.teams.map(String.init).joined(separator: ", ") ?? "",
-            "zoneName": zone.identifier,
+            "zoneName": zoneName(zone),
             // New announcements are written in Markdown unless the editor chooses HTML.
             "isMarkdown": item.map { $0.markdown != nil } ?? true,
         ]
@@ -66,7 +69,8 @@ enum WebPublishingForm {
             "pinnedChecked": form["pinned"] != nil, "importantChecked": form["important"] != nil,
             "publishAtValue": form["publishAt"] ?? "", "expiresAtValue": form["expiresAt"] ?? "",
             "pinnedUntilValue": form["pinnedUntil"] ?? "", "departmentsValue": form["departments"] ?? "",
-            "teamsValue": form["teams"] ?? "", "zoneName": zone.identifier, "isMarkdown": form["format"] == "markdown",
+            "editorsOnlyChecked": form["editorsOnly"] != nil,
+            "teamsValue": form["teams"] ?? "", "zoneName": zoneName(zone), "isMarkdown": form["format"] == "markdown",
         ]
     }
 
@@ -93,8 +97,17 @@ enum WebPublishingForm {
         return display
     }
 
+    /// The zone as the form names it: `UTC` rather than Foundation's `GMT` for UTC.
+    static func zoneName(_ zone: TimeZone) -> String {
+        ["GMT", "UTC", "Etc/UTC", "Etc/GMT"].contains(zone.identifier) ? "UTC" : zone.identifier
+    }
+
     private static func list(_ text: String?) -> [String] {
-        (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        (text ?? "").split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
+    }
+
+    private static func lines(_ text: String?) -> [String] {
+        (text ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// `2026-12-07T08:00` (or with seconds) in `zone`.
@@ -113,12 +126,14 @@ enum WebPublishingForm {
         return components.date
     }
 
-    /// A date as a `datetime-local` input's value in `zone`.
+    /// A date as a `datetime-local` input's value in `zone`, with its seconds when it has some
+    /// (so that saving the form does not move a time set to the second through the API).
     static func inputValue(_ date: Date, zone: TimeZone) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
-        return formatter.string(from: date)
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        let text = formatter.string(from: date)
+        return text.hasSuffix(":00") ? String(text.dropLast(3)) : text
     }
 }
