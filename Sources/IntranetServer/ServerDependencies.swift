@@ -47,6 +47,7 @@ struct ServerDependencies {
         cache = ResponseCache(
             limits: configuration.answerCacheLimits, changes: changes,
             grants: { try await FluentAnnouncementRepository.readerGrants(on: grantsDatabase) },
+            placement: { try await FluentAnnouncementRepository.placement(of: $0, on: grantsDatabase) },
             schedule: { try await FluentAnnouncementRepository.nextVisibilityChange(after: $0, on: grantsDatabase) },
             now: configuration.now, metrics: metrics)
         accounts = SessionRememberingAccountRepository(

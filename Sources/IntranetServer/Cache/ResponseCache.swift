@@ -62,8 +62,11 @@ final class ResponseCache: Sendable {
     /// Reads the grants of every restricted announcement.
     typealias GrantsLoader = @Sendable () async throws -> ReaderGrants
 
-    /// Readers' views, and whether they follow the people directory too (audiences).
-    private typealias Views = (byReader: [Int: ReaderView], followPeople: Bool)
+    /// Readers' views of the named readers, and the grants and audiences they were made from.
+    private typealias Views = (byReader: [Int: ReaderView], grants: ReaderGrants)
+
+    /// Reads where an account's person stands in the org chart (for audiences).
+    typealias PlacementLoader = @Sendable (_ userID: Int) async throws -> OrgPlacement
 
     private enum Key: Hashable, Sendable {
         case route(String)
@@ -114,8 +117,13 @@ final class ResponseCache: Sendable {
         /// Each named reader's view, read at `viewsGeneration`; `nil` until read after a change.
         var views: [Int: ReaderView]?
         var viewsGeneration = DomainGenerations()
+        /// What `views` were made from (the audiences, to resolve a reader's placement with).
+        var viewGrants: ReaderGrants?
         /// Whether views change with the people directory (some announcement has an audience).
         var viewsFollowPeople = false
+        /// While views follow the people directory: each reader's view, resolved from their place
+        /// in the org chart when they first ask (dropped with `views`).
+        var placedViews: [Int: ReaderView] = [:]
         /// The read of the views under way, and the generation it started at.
         var viewsRead: (task: Task<Views, any Error>, generation: DomainGenerations)?
         /// The next instant at which visibility changes with no write.
@@ -133,9 +141,18 @@ final class ResponseCache: Sendable {
             if user.role >= .editor { return ("all", .everything) }
             guard readsGrants else { return ("u\(user.id)", .reader(userID: user.id)) }
             guard let views, viewsGeneration.agrees(with: generations, on: viewDomains) else { return nil }
-            let view = views[user.id] ?? .unnamed
+            let view: ReaderView
+            if viewsFollowPeople {
+                guard let placed = placedViews[user.id] else { return nil }
+                view = placed
+            } else {
+                view = views[user.id] ?? .unnamed
+            }
             return (view.key, .granted(view.announcements))
         }
+
+        /// Most readers' placed views kept; past it they are all read again.
+        static let maxPlacedViews = 200_000
 
         /// What readers' views are read from.
         var viewDomains: ChangeDomains { viewsFollowPeople ? [.announcements, .people] : .announcements }
@@ -152,6 +169,7 @@ final class ResponseCache: Sendable {
     /// Where changes come from, and whether entries may be used without asking the database.
     let changes: ChangePipeline
     private let loadGrants: GrantsLoader?
+    private let loadPlacement: PlacementLoader?
     private let loadSchedule: VisibilitySchedule.Loader?
     /// The clock publication and expiry are read against.
     let now: @Sendable () -> Date
@@ -166,17 +184,19 @@ final class ResponseCache: Sendable {
     ///   - limits: most entries and bytes kept (bodies, and keys counted with their entries).
     ///   - grants: reads which announcements name whom; without it (tests of the cache alone),
     ///     each reader has a view of their own.
+    ///   - placement: reads where a reader stands in the org chart, for audiences.
     ///   - schedule: reads the next instant at which visibility changes with no write; without
     ///     it (tests of the cache alone), answers do not expire by time.
     ///   - now: the clock those instants are compared with.
     init(
         limits: CacheLimits = .init(entries: 10_000, bytes: 64 << 20), changes: ChangePipeline,
-        grants: GrantsLoader? = nil, schedule: VisibilitySchedule.Loader? = nil, now: @escaping @Sendable () -> Date = { Date() },
-        metrics: ServerMetrics? = nil
+        grants: GrantsLoader? = nil, placement: PlacementLoader? = nil, schedule: VisibilitySchedule.Loader? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }, metrics: ServerMetrics? = nil
     ) {
         self.limits = limits
         self.changes = changes
         self.loadGrants = grants
+        self.loadPlacement = placement
         self.loadSchedule = schedule
         self.now = now
         self.metrics = metrics
@@ -197,41 +217,76 @@ final class ResponseCache: Sendable {
         try await changes.catchUp()
         try await readSchedule()
         let readsGrants = loadGrants != nil
-        let (known, generation, read) = state.withLockedValue { state in
+        enum Step {
+            case known(key: String, visibility: Visibility)
+            /// The named readers' views are current; this reader's place in the org chart is not.
+            case place(ReaderGrants)
+            case read(Task<Views, any Error>)
+        }
+        let (step, generation) = state.withLockedValue { state -> (Step, Generation) in
             let generation = Generation(value: state.generations)
-            if let known = state.view(for: user, readsGrants: readsGrants) { return (Optional(known), generation, nil as Task<Views, any Error>?) }
+            if let known = state.view(for: user, readsGrants: readsGrants) { return (.known(key: known.key, visibility: known.visibility), generation) }
+            if state.views != nil, state.viewsFollowPeople, state.viewsGeneration.agrees(with: state.generations, on: state.viewDomains),
+                let grants = state.viewGrants
+            {
+                return (.place(grants), generation)
+            }
             // A reader, and the views are to be read again, once for all who ask at this
             // generation: a change during the read keeps them from being kept, and a key made
             // from them is used at the generation the read started at only.
-            if let read = state.viewsRead, read.generation == state.generations { return (nil, Generation(value: read.generation), read.task) }
+            if let read = state.viewsRead, read.generation == state.generations { return (.read(read.task), Generation(value: read.generation)) }
             let loadGrants = loadGrants
             let task = Task { () throws -> Views in
                 let grants = try await loadGrants?() ?? ReaderGrants(announcementsByReader: [:])
-                return (grants.views, grants.hasAudiences)
+                return (grants.views, grants)
             }
             state.viewsRead = (task, state.generations)
-            return (nil, generation, task)
+            return (.read(task), generation)
         }
-        if let known { return View(key: known.key, visibility: known.visibility, generation: generation) }
-        let views: Views
-        do {
-            views = try await read!.value
-        } catch {
-            // A failed read is not shared with later requests: the next one reads again.
+        let grants: ReaderGrants
+        switch step {
+        case .known(let key, let visibility):
+            return View(key: key, visibility: visibility, generation: generation)
+        case .place(let current):
+            grants = current
+        case .read(let task):
+            let views: Views
+            do {
+                views = try await task.value
+            } catch {
+                // A failed read is not shared with later requests: the next one reads again.
+                state.withLockedValue { state in
+                    if state.viewsRead?.generation == generation.value { state.viewsRead = nil }
+                }
+                throw error
+            }
             state.withLockedValue { state in
                 if state.viewsRead?.generation == generation.value { state.viewsRead = nil }
+                let domains: ChangeDomains = views.grants.hasAudiences ? [.announcements, .people] : .announcements
+                guard state.generations.agrees(with: generation.value, on: domains) else { return }
+                state.views = views.byReader
+                state.viewGrants = views.grants
+                state.viewsFollowPeople = views.grants.hasAudiences
+                state.placedViews = [:]
+                state.viewsGeneration = generation.value
             }
-            throw error
+            grants = views.grants
         }
+        guard let user, grants.hasAudiences, let loadPlacement else {
+            let view = user.flatMap { grants.views[$0.id] } ?? .unnamed
+            return View(key: view.key, visibility: .granted(view.announcements), generation: generation)
+        }
+        // Audiences: the reader's own place in the org chart, one small query; kept until the
+        // next change of announcements or people.
+        let placement = try await loadPlacement(user.id)
+        let named = Set(grants.announcementsByReader[user.id] ?? [])
+        let view = ReaderView(announcements: named.union(grants.audienceAnnouncements(for: placement)))
         state.withLockedValue { state in
-            if state.viewsRead?.generation == generation.value { state.viewsRead = nil }
-            guard state.generations.agrees(with: generation.value, on: views.followPeople ? [.announcements, .people] : .announcements)
+            guard state.views != nil, state.viewsFollowPeople, state.generations.agrees(with: generation.value, on: [.announcements, .people])
             else { return }
-            state.views = views.byReader
-            state.viewsFollowPeople = views.followPeople
-            state.viewsGeneration = generation.value
+            if state.placedViews.count >= State.maxPlacedViews { state.placedViews = [:] }
+            state.placedViews[user.id] = view
         }
-        let view = user.flatMap { views.byReader[$0.id] } ?? .unnamed
         return View(key: view.key, visibility: .granted(view.announcements), generation: generation)
     }
 
@@ -564,6 +619,8 @@ extension ResponseCache: ChangeListener {
             if change.domains.contains(.announcements) || (change.domains.contains(.people) && state.viewsFollowPeople) {
                 state.views = nil
                 state.viewsRead = nil
+                state.viewGrants = nil
+                state.placedViews = [:]
             }
             if change.domains.contains(.announcements) { state.schedule.restart(at: now) }
             state.entries.removeAll { !$0.domains.isDisjoint(with: change.domains) }

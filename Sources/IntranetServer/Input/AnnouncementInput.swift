@@ -126,13 +126,15 @@ enum AnnouncementInput {
     /// The Markdown source sent instead of a body (`nil` when not sent), recording why it is
     /// unusable when it is: not a string, sent with `body`, or too long.
     private static func markdown(_ object: [String: JSONValue], errors: inout [Problem.FieldError]) -> String? {
-        guard let value = object["markdown"], value != .null else { return nil }
-        guard case .string(let text) = value else {
-            errors.append(Problem.FieldError(field: "markdown", message: "must be a string, not \(value.typeName)"))
-            return nil
-        }
+        guard let value = object["markdown"] else { return nil }
+        // Both keys, even one of them null, are refused: which body was meant is not clear.
         if object["body"] != nil {
             errors.append(Problem.FieldError(field: "markdown", message: "replaces body: send body (HTML) or markdown, not both"))
+            return nil
+        }
+        if value == .null { return nil }
+        guard case .string(let text) = value else {
+            errors.append(Problem.FieldError(field: "markdown", message: "must be a string, not \(value.typeName)"))
             return nil
         }
         if let problem = AnnouncementRules.bodyProblem(text) {

@@ -7,63 +7,25 @@ import SQLKit
 /// people directory (a department's people, a team's head and everyone under them) and the
 /// account each person is linked to.
 extension FluentAnnouncementRepository {
-    /// Which restricted announcements each reader may read, by name or through an audience: the
-    /// response cache's readers' views. Reads the readers, the audiences, and only the people
-    /// the audiences reach (a department by its index, a team by walking down from its head).
+    /// Which restricted announcements name whom, and every audience entry: the response
+    /// cache's readers' views (audiences are resolved per reader, ``placement(of:on:)``).
     static func readerGrants(on database: any Database) async throws -> ReaderGrants {
-        var byReader: [Int: Set<Int>] = [:]
+        var byReader: [Int: [Int]] = [:]
         for grant in try await ReaderGrantModel.query(on: database).all() {
-            byReader[grant.userID, default: []].insert(grant.announcementID)
+            byReader[grant.userID, default: []].append(grant.announcementID)
         }
-        let audiences = try await AudienceModel.query(on: database).all()
-        guard !audiences.isEmpty, let sql = database as? any SQLDatabase else {
-            return ReaderGrants(announcementsByReader: byReader.mapValues(Array.init), hasAudiences: !audiences.isEmpty)
+        let audiences = try await AudienceModel.query(on: database).all().map {
+            AudienceEntry(announcementID: $0.announcementID, department: $0.department, teamID: $0.teamID)
         }
-        var byDepartment: [String: [Int]] = [:]
-        var byTeam: [Int: [Int]] = [:]
-        for entry in audiences {
-            if let department = entry.department { byDepartment[department.lowercased(), default: []].append(entry.announcementID) }
-            if let team = entry.teamID { byTeam[team, default: []].append(entry.announcementID) }
-        }
-        if !byDepartment.isEmpty {
-            let names = try await departmentNames(matching: Set(byDepartment.keys), on: sql)
-            if !names.isEmpty {
-                let rows = try await sql.raw("""
-                    SELECT user_id, department FROM \(ident: PersonModel.schema)
-                    WHERE department IN (\(binds: names)) AND user_id IS NOT NULL
-                    """).all()
-                for row in rows {
-                    let user = try row.decode(column: "user_id", as: Int.self)
-                    let department = try row.decode(column: "department", as: String.self).lowercased()
-                    byReader[user, default: []].formUnion(byDepartment[department] ?? [])
-                }
-            }
-        }
-        if !byTeam.isEmpty {
-            let rows = try await sql.raw("""
-                WITH RECURSIVE team(head, id) AS (
-                    SELECT id, id FROM \(ident: PersonModel.schema) WHERE id IN (\(binds: Array(byTeam.keys)))
-                    UNION
-                    SELECT team.head, p.id FROM \(ident: PersonModel.schema) p JOIN team ON p.manager_id = team.id
-                )
-                SELECT team.head AS head, p.user_id AS user_id FROM team JOIN \(ident: PersonModel.schema) p ON p.id = team.id
-                WHERE p.user_id IS NOT NULL
-                """).all()
-            for row in rows {
-                let user = try row.decode(column: "user_id", as: Int.self)
-                byReader[user, default: []].formUnion(byTeam[try row.decode(column: "head", as: Int.self)] ?? [])
-            }
-        }
-        return ReaderGrants(announcementsByReader: byReader.mapValues(Array.init), hasAudiences: true)
+        return ReaderGrants(announcementsByReader: byReader, audiences: audiences)
     }
 
-    /// The restricted announcements `userID` may read: those naming them, and those addressed
-    /// to their department or to a team they are in (they or a manager above them is its head).
-    static func restrictedAnnouncements(visibleTo userID: Int, on database: any Database) async throws -> Set<Int> {
-        var ids = Set(try await ReaderGrantModel.query(on: database).filter(\.$userID == userID).all(\.$announcementID))
-        let audiences = try await AudienceModel.query(on: database).all()
-        guard !audiences.isEmpty, let sql = database as? any SQLDatabase else { return ids }
-        let chain = try await sql.raw("""
+    /// Where `userID`'s person stands in the org chart: their department, and their id with
+    /// every manager's above them (one query walking up the chain, bounded against a cycle made
+    /// by hand). Empty for an account linked to no person.
+    static func placement(of userID: Int, on database: any Database) async throws -> OrgPlacement {
+        guard let sql = database as? any SQLDatabase else { return OrgPlacement() }
+        let rows = try await sql.raw("""
             WITH RECURSIVE chain(id, manager_id, department, depth) AS (
                 SELECT id, manager_id, department, 0 FROM \(ident: PersonModel.schema) WHERE user_id = \(bind: userID)
                 UNION
@@ -72,18 +34,26 @@ extension FluentAnnouncementRepository {
             )
             SELECT id, department, depth FROM chain
             """).all()
-        var teams = Set<Int>()
-        var department: String?
-        for row in chain {
-            teams.insert(try row.decode(column: "id", as: Int.self))
+        var placement = OrgPlacement()
+        for row in rows {
+            placement.chain.insert(try row.decode(column: "id", as: Int.self))
             if try row.decode(column: "depth", as: Int.self) == 0 {
-                department = try row.decode(column: "department", as: String.self).lowercased()
+                placement.department = try row.decode(column: "department", as: String.self)
             }
         }
-        for entry in audiences {
-            if let team = entry.teamID, teams.contains(team) { ids.insert(entry.announcementID) }
-            if let name = entry.department, name.lowercased() == department { ids.insert(entry.announcementID) }
+        return placement
+    }
+
+    /// The restricted announcements `userID` may read: those naming them, and those addressed
+    /// to their department or to a team they are in (they or a manager above them is its head).
+    static func restrictedAnnouncements(visibleTo userID: Int, on database: any Database) async throws -> Set<Int> {
+        var ids = Set(try await ReaderGrantModel.query(on: database).filter(\.$userID == userID).all(\.$announcementID))
+        let audiences = try await AudienceModel.query(on: database).all().map {
+            AudienceEntry(announcementID: $0.announcementID, department: $0.department, teamID: $0.teamID)
         }
+        guard !audiences.isEmpty else { return ids }
+        let grants = ReaderGrants(announcementsByReader: [:], audiences: audiences)
+        ids.formUnion(grants.audienceAnnouncements(for: try await placement(of: userID, on: database)))
         return ids
     }
 
@@ -138,12 +108,5 @@ extension FluentAnnouncementRepository {
         let pinEnd = try await AnnouncementModel.query(on: database)
             .filter(\.$pinned == true).filter(\.$pinnedUntil > now).min(\.$pinnedUntil)
         return [publication, expiry, pinEnd].compactMap { $0 ?? nil }.min()
-    }
-
-    /// The directory's department names that equal one of `names` ignoring ASCII case (the
-    /// audience names a department as the editor typed it; the index holds it as written).
-    private static func departmentNames(matching names: Set<String>, on sql: any SQLDatabase) async throws -> [String] {
-        let rows = try await sql.raw("SELECT DISTINCT department FROM \(ident: PersonModel.schema)").all()
-        return try rows.map { try $0.decode(column: "department", as: String.self) }.filter { names.contains($0.lowercased()) }
     }
 }
