@@ -220,16 +220,16 @@ final class ResponseCache: Sendable {
         enum Step {
             case known(key: String, visibility: Visibility)
             /// The named readers' views are current; this reader's place in the org chart is not.
-            case place(ReaderGrants)
+            case place(ReaderGrants, named: [Int: ReaderView])
             case read(Task<Views, any Error>)
         }
         let (step, generation) = state.withLockedValue { state -> (Step, Generation) in
             let generation = Generation(value: state.generations)
             if let known = state.view(for: user, readsGrants: readsGrants) { return (.known(key: known.key, visibility: known.visibility), generation) }
             if state.views != nil, state.viewsFollowPeople, state.viewsGeneration.agrees(with: state.generations, on: state.viewDomains),
-                let grants = state.viewGrants
+                let grants = state.viewGrants, let named = state.views
             {
-                return (.place(grants), generation)
+                return (.place(grants, named: named), generation)
             }
             // A reader, and the views are to be read again, once for all who ask at this
             // generation: a change during the read keeps them from being kept, and a key made
@@ -244,11 +244,13 @@ final class ResponseCache: Sendable {
             return (.read(task), generation)
         }
         let grants: ReaderGrants
+        let named: [Int: ReaderView]
         switch step {
         case .known(let key, let visibility):
             return View(key: key, visibility: visibility, generation: generation)
-        case .place(let current):
+        case .place(let current, let currentNamed):
             grants = current
+            named = currentNamed
         case .read(let task):
             let views: Views
             do {
@@ -271,16 +273,17 @@ final class ResponseCache: Sendable {
                 state.viewsGeneration = generation.value
             }
             grants = views.grants
+            named = views.byReader
         }
         guard let user, grants.hasAudiences, let loadPlacement else {
-            let view = user.flatMap { grants.views[$0.id] } ?? .unnamed
+            let view = user.flatMap { named[$0.id] } ?? .unnamed
             return View(key: view.key, visibility: .granted(view.announcements), generation: generation)
         }
         // Audiences: the reader's own place in the org chart, one small query; kept until the
         // next change of announcements or people.
         let placement = try await loadPlacement(user.id)
-        let named = Set(grants.announcementsByReader[user.id] ?? [])
-        let view = ReaderView(announcements: named.union(grants.audienceAnnouncements(for: placement)))
+        let byName = named[user.id]?.announcements ?? []
+        let view = ReaderView(announcements: byName.union(grants.audienceAnnouncements(for: placement)))
         state.withLockedValue { state in
             guard state.views != nil, state.viewsFollowPeople, state.generations.agrees(with: generation.value, on: [.announcements, .people])
             else { return }
