@@ -377,7 +377,7 @@ final class ResponseCache: Sendable {
             return (isCurrent ? entry?.value : nil, keyGeneration ?? Generation(value: state.generations))
         }
         metrics?.cacheLookup(.route, hit: found.0 != nil)
-        passBoundaryIfDue()
+        if found.0 == nil { passBoundaryIfDue() }
         return found
     }
 

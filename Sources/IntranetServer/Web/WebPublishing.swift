@@ -20,7 +20,7 @@ enum WebPublishingForm {
             let text = (form[name] ?? "").trimmingCharacters(in: .whitespaces)
             if text.isEmpty {
                 object[name] = .null
-            } else if let date = localDate(text, zone: zone) {
+            } else if let date = LocalDateTime.parse(text, in: zone) {
                 object[name] = .string(IntranetJSON.format(date))
             } else {
                 object[name] = .string(text)
@@ -108,22 +108,6 @@ enum WebPublishingForm {
 
     private static func lines(_ text: String?) -> [String] {
         (text ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    /// `2026-12-07T08:00` (or with seconds) in `zone`.
-    static func localDate(_ text: String, zone: TimeZone) -> Date? {
-        let parts = text.split(separator: "T")
-        guard parts.count == 2 else { return nil }
-        let day = parts[0].split(separator: "-").map { Int($0) }
-        let time = parts[1].split(separator: ":").map { Int($0) }
-        guard day.count == 3, (2...3).contains(time.count), !day.contains(nil), !time.contains(nil) else { return nil }
-        var components = DateComponents()
-        components.calendar = Calendar(identifier: .gregorian)
-        components.timeZone = zone
-        (components.year, components.month, components.day) = (day[0], day[1], day[2])
-        (components.hour, components.minute, components.second) = (time[0], time[1], time.count == 3 ? time[2] : 0)
-        guard components.isValidDate else { return nil }
-        return components.date
     }
 
     /// A date as a `datetime-local` input's value in `zone`, with its seconds when it has some

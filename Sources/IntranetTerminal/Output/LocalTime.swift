@@ -12,20 +12,7 @@ public enum LocalTime {
     public static func parse(_ text: String, in zone: TimeZone = .current) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let instant = IntranetJSON.parseDate(trimmed) { return instant }
-        let parts = trimmed.split(whereSeparator: { $0 == " " || $0 == "T" })
-        guard parts.count == 2 else { return nil }
-        let day = parts[0].split(separator: "-").compactMap { Int($0) }
-        let time = parts[1].split(separator: ":").compactMap { Int($0) }
-        guard day.count == 3, (2...3).contains(time.count), parts[0].split(separator: "-").count == 3,
-            parts[1].split(separator: ":").count == time.count
-        else { return nil }
-        var components = DateComponents()
-        components.calendar = Calendar(identifier: .gregorian)
-        components.timeZone = zone
-        (components.year, components.month, components.day) = (day[0], day[1], day[2])
-        (components.hour, components.minute, components.second) = (time[0], time[1], time.count == 3 ? time[2] : 0)
-        guard components.isValidDate, let date = components.date else { return nil }
-        return date
+        return LocalDateTime.parse(trimmed, in: zone)
     }
 
     /// A time as `2026-12-07 08:00 UTC` in `zone` (its abbreviation, or its offset when it has
