@@ -147,6 +147,44 @@ struct OfflineEndToEndTests {
         }
     }
 
+    @Test("an announcement that expires is forgotten when the store revalidates it: the server's 404 removes the kept detail, the list drops it, and store-only reads no longer find it")
+    func expiryForgotten() async throws {
+        let store = ResponseStore(fileURL: storeFile())
+        try await withStoppableLiveServer { url, stop in
+            let editor = try await signedInClient(url, as: "editor", version: .v3_0)
+            // A whole second at least two seconds ahead (the real clock: the server's schedule
+            // hides the post at that instant with no write).
+            let expiry = Date(timeIntervalSince1970: (Date.now.timeIntervalSince1970 + 2).rounded(.up))
+            let canteen = try await editor.announcements.create(
+                AnnouncementDraft(title: "Canteen menu this week", body: "<p>Soup</p>", expiresAt: expiry))
+            let reader = storingClient(url, store: store, version: .v3_0)
+            #expect(try await reader.announcements.read(id: canteen.id).title == "Canteen menu this week")
+            #expect(try await reader.announcements.read(page: 1, pageSize: 100).items.contains { $0.id == canteen.id })
+            #expect(try await reader.announcements.readVersioned(id: canteen.id).origin.source == .revalidated, "kept, and still current")
+
+            try await Task.sleep(for: .seconds(max(0, expiry.timeIntervalSinceNow) + 0.3))
+            // Store first: the kept answer at once (that is the policy), revalidated behind it.
+            let shown = try await StorePolicy.$current.withValue(.storeFirst) { try await reader.announcements.readVersioned(id: canteen.id) }
+            #expect(shown.origin.source == .store)
+            await store.waitForRevalidations()
+            await #expect(throws: RepositoryError.self, "the revalidation's 404 removed it") {
+                try await StorePolicy.$current.withValue(.storeOnly) { try await reader.announcements.read(id: canteen.id) }
+            }
+            let list = try await reader.announcements.read(page: 1, pageSize: 100)
+            #expect(list.origin.source == .network, "the kept list's ETag no longer matches")
+            #expect(!list.items.contains { $0.id == canteen.id })
+
+            await stop()
+            let offline = try await reader.announcements.read(page: 1, pageSize: 100)
+            #expect(offline.origin.source == .storeWhileUnreachable)
+            #expect(!offline.items.contains { $0.id == canteen.id }, "offline, the list kept is the one without it")
+            // Offline, the detail is as never read: the transport error, nothing from the store.
+            await #expect {
+                try await reader.announcements.read(id: canteen.id)
+            } throws: { ($0 as? RepositoryError)?.isUnreachable == true }
+        }
+    }
+
     @Test("the feed shows stored data at once, then says offline; an announcement never read is a clear error")
     func feedOffline() async throws {
         let file = storeFile()

@@ -9,6 +9,17 @@ import Testing
 /// What a browser sends for a page.
 let browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
 
+/// The site's own script element, which every page carries in its head.
+let siteScriptElement = "<script src=\"/site.js\" defer></script>"
+
+extension String {
+    /// A page without the site's own script element (exactly once in a page): what is left
+    /// must hold no script at all.
+    var withoutSiteScript: String {
+        replacingOccurrences(of: siteScriptElement, with: "")
+    }
+}
+
 extension TestClientProtocol {
     /// A browser's `GET`, signed in as `user` (by session cookie) or signed out.
     func page(_ uri: String, as user: TestUser? = nil, headers: HTTPFields = [:]) async throws -> TestResponse {
@@ -48,7 +59,7 @@ struct WebFrontEndTests {
             #expect(page.headers[.contentType] == "text/html; charset=utf-8")
             let policy = try #require(page.headers[.contentSecurityPolicy])
             #expect(policy.contains("default-src 'none'") && policy.contains("frame-ancestors 'none'") && policy.contains("style-src 'self'"))
-            #expect(!policy.contains("unsafe-inline") && !policy.contains("script-src"))
+            #expect(!policy.contains("unsafe-inline") && policy.contains("script-src 'self';"), "the site's own script only")
             #expect(page.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
             #expect(page.headers[HTTPField.Name("Referrer-Policy")!] == "same-origin")
             #expect(page.headers[.cacheControl] == "public, no-cache")
@@ -67,6 +78,12 @@ struct WebFrontEndTests {
             #expect(try await client.execute(uri: "/", method: .get, headers: [:], body: nil).headers[.contentType] == "text/html; charset=utf-8")
             let css = try await client.execute(uri: "/style.css", method: .get, headers: [:], body: nil)
             #expect(css.status == .ok && css.headers[.contentType] == "text/css; charset=utf-8")
+            #expect(html.contains("<script src=\"/site.js\" defer></script>"))
+            let script = try await client.execute(uri: "/site.js", method: .get, headers: [:], body: nil)
+            #expect(script.status == .ok && script.headers[.contentType] == "text/javascript; charset=utf-8")
+            #expect(String(buffer: script.body).contains("timeZone"))
+            let scriptTag = try #require(script.headers[.eTag])
+            #expect(try await client.execute(uri: "/site.js", method: .get, headers: [.ifNoneMatch: scriptTag], body: nil).status == .notModified)
         }
     }
 
@@ -236,8 +253,10 @@ struct WebFrontEndTests {
             let id = try #require(created.object()["id"] as? Int)
             let page = try await client.page("/announcements/\(id)").text
             #expect(page.contains("<p>Hi</p>"))
+            #expect(page.components(separatedBy: siteScriptElement).count == 2, "the site's own script, once")
+            let rest = page.withoutSiteScript.lowercased()
             for forbidden in ["<script", "onerror", "javascript:", "<iframe"] {
-                #expect(!page.lowercased().contains(forbidden), "\(forbidden)")
+                #expect(!rest.contains(forbidden), "\(forbidden)")
             }
         }
     }

@@ -76,10 +76,36 @@ struct WebPublishingPageTests {
             #expect(page.contains("Scheduled: readers see it from <time datetime=\"\(publishUTC.replacingOccurrences(of: ".000Z", with: "Z"))\">\(shown) \(abbreviation)</time>."), "\(page)")
             #expect(page.contains("Audience: IT, Finance, team of person 9."))
             let form = try await editor.get(client, "\(location)/edit").text
-            #expect(form.contains("(times in \(zone))"))
-            #expect(form.contains("name=\"publishAt\" type=\"datetime-local\" step=\"1\" value=\"\(local)\""), "the time is shown as it was typed")
+            #expect(form.contains("(times in <span data-zone-name>\(zone)</span>)"))
+            #expect(form.contains("<input type=\"hidden\" name=\"zone\" value=\"\(zone)\">"))
+            let publishISO = publishUTC.replacingOccurrences(of: ".000Z", with: "Z")
+            #expect(
+                form.contains("name=\"publishAt\" type=\"datetime-local\" step=\"1\" value=\"\(local)\" data-instant=\"\(publishISO)\""),
+                "the time is shown as it was typed, with its instant for the page's script")
             #expect(form.contains("name=\"expiresAt\" type=\"datetime-local\" step=\"1\" value=\"2031-01-10T18:30\""))
             #expect(!(try await client.page("/announcements/\(id)", as: .reader).status == .ok), "scheduled: readers do not see it yet")
+        }
+    }
+
+    @Test("a form that names the browser's zone (set by the page's script) is read in it; a zone this machine does not know, or none, is the site's")
+    func browserZone() async throws {
+        try await withTestServer(mode: .live, configure: { $0.timeZone = TimeZone(identifier: "Europe/Lisbon")! }) { _, client in
+            let editor = try await Self.signIn(client, as: .editor)
+            for (zone, expected) in [
+                ("America/New_York", "2030-12-07T13:00:00.000Z"), ("Not/A_Zone", "2030-12-07T08:00:00.000Z"),
+                (String(repeating: "x", count: 200), "2030-12-07T08:00:00.000Z"),
+            ] {
+                let created = try await editor.post(client, "/announcements", Self.fields(title: "Zone \(zone.prefix(20))", [("publishAt", "2030-12-07T08:00"), ("zone", zone)]))
+                #expect(created.status == .seeOther, "\(created.text)")
+                let location = try #require(created.headers[.location])
+                let stored = try await client.send(.get, location, as: .editor).object()
+                #expect(stored["publishAt"] as? String == expected, "\(zone.prefix(20))")
+            }
+            // Shown again after an error in the zone it was typed in, so the script leaves it.
+            let refused = try await editor.post(client, "/announcements", Self.fields(title: "", [("publishAt", "2030-12-07T08:00"), ("zone", "America/New_York")]))
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("<input type=\"hidden\" name=\"zone\" value=\"America/New_York\">"))
+            #expect(refused.text.contains("value=\"2030-12-07T08:00\" data-instant=\"2030-12-07T13:00:00Z\""))
         }
     }
 

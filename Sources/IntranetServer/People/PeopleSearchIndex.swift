@@ -51,7 +51,7 @@ final class PeopleSearchIndex: Service, Sendable {
     /// Where the reads run, so that closing the database waits for one under way.
     private let work: BackgroundWork
 
-    init(database: any Database, changes: ChangePipeline, logger: Logger, work: BackgroundWork = BackgroundWork(), chunkSize: Int = 5_000) {
+    init(database: any Database, changes: ChangePipeline, logger: Logger, work: BackgroundWork = BackgroundWork(), chunkSize: Int = 2_000) {
         self.database = database
         self.work = work
         self.changes = changes
@@ -102,14 +102,32 @@ final class PeopleSearchIndex: Service, Sendable {
             }
         }
         requestContinuation.yield()
+        var pause = Self.firstRetry
+        var retry: Task<Void, Never>?
         for await _ in requests.cancelOnGracefulShutdown() {
-            guard await refresh() else { continue }
+            guard await refresh() else {
+                pause = Self.firstRetry
+                continue
+            }
             // A write came while reading (at start, the change feed going live is one): try again
-            // shortly rather than at the next search.
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(250)) }
-            requestContinuation.yield()
+            // rather than wait for the next search, but less and less often while writes keep
+            // coming (an import, a directory sync), so that reads of the whole directory do not
+            // keep taking the database from requests. A search asking meanwhile is served at once.
+            retry?.cancel()
+            retry = Task { [requestContinuation, pause] in
+                guard (try? await Task.sleep(for: pause)) != nil else { return }
+                requestContinuation.yield()
+            }
+            pause = min(pause * 2, Self.lastRetry)
         }
+        retry?.cancel()
     }
+
+    /// The pause before reading again after a write overtook a read, unless a search asks
+    /// first; it doubles after each overtaken read, up to ``lastRetry``.
+    static let firstRetry = Duration.milliseconds(250)
+    /// The longest pause between two reads overtaken by writes.
+    static let lastRetry = Duration.seconds(16)
 
     /// Reads a snapshot at the directory's current generation, unless one is held already. Gives up
     /// as soon as the generation moves on (a write came: what is being read is stale already),

@@ -98,6 +98,13 @@ extension WebController {
         return entry.response(for: request)
     }
 
+    @Sendable func script(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let entry = CachedResponse(
+            body: templates.script, etag: templates.scriptTag,
+            headers: [.contentType: "text/javascript; charset=utf-8", .eTag: templates.scriptTag, .cacheControl: "public, max-age=3600"])
+        return entry.response(for: request)
+    }
+
     @Sendable func newForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try await self.identity(request)
         _ = try requireRole(.editor, identity)
@@ -113,7 +120,7 @@ extension WebController {
         if form["preview"] != nil {
             return editPage(
                 identity, heading: "New announcement", action: "/announcements", cancel: "/", title: form["title"] ?? "",
-                body: form["body"] ?? "", revision: nil, publishing: WebPublishingForm.values(form, zone: timeZone), preview: preview(of: form))
+                body: form["body"] ?? "", revision: nil, publishing: WebPublishingForm.values(form, site: timeZone), preview: preview(of: form))
         }
         do {
             let content = try AnnouncementInput.draft(from: Self.announcementJSON(form, zone: timeZone), sanitizer: sanitizer)(nil)
@@ -122,7 +129,7 @@ extension WebController {
         } catch let error as APIError where error.status == .unprocessableContent {
             return editPage(
                 identity, heading: "New announcement", action: "/announcements", cancel: "/",
-                title: form["title"] ?? "", body: form["body"] ?? "", revision: nil, publishing: WebPublishingForm.values(form, zone: timeZone),
+                title: form["title"] ?? "", body: form["body"] ?? "", revision: nil, publishing: WebPublishingForm.values(form, site: timeZone),
                 errors: Self.messages(error), status: .unprocessableContent)
         }
     }
@@ -148,7 +155,7 @@ extension WebController {
         if form["preview"] != nil {
             return editPage(
                 identity, heading: heading, action: "/announcements/\(id)", cancel: "/announcements/\(id)", title: form["title"] ?? "",
-                body: form["body"] ?? "", revision: Int(form["revision"] ?? ""), publishing: WebPublishingForm.values(form, zone: timeZone),
+                body: form["body"] ?? "", revision: Int(form["revision"] ?? ""), publishing: WebPublishingForm.values(form, site: timeZone),
                 preview: preview(of: form))
         }
         do {
@@ -159,12 +166,12 @@ extension WebController {
             return editPage(
                 identity, heading: heading, action: "/announcements/\(id)", cancel: "/announcements/\(id)",
                 title: form["title"] ?? "", body: form["body"] ?? "", revision: Int(form["revision"] ?? ""),
-                publishing: WebPublishingForm.values(form, zone: timeZone), errors: Self.messages(error), status: .unprocessableContent)
+                publishing: WebPublishingForm.values(form, site: timeZone), errors: Self.messages(error), status: .unprocessableContent)
         } catch let error as APIError where error.status == .preconditionFailed {
             return editPage(
                 identity, heading: heading, action: "/announcements/\(id)", cancel: "/announcements/\(id)",
                 title: form["title"] ?? "", body: form["body"] ?? "", revision: current.revision,
-                publishing: WebPublishingForm.values(form, zone: timeZone), errors: ["Someone else changed this announcement after you opened it (it is now titled “\(current.title)”). Your text is below: save again to replace theirs, or cancel."],
+                publishing: WebPublishingForm.values(form, site: timeZone), errors: ["Someone else changed this announcement after you opened it (it is now titled “\(current.title)”). Your text is below: save again to replace theirs, or cancel."],
                 status: .conflict)
         }
     }

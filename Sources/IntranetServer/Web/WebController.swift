@@ -33,6 +33,7 @@ struct WebController: Sendable {
     func addRoutes(to routes: inout RouteBook<AppRequestContext>) {
         routes.add(.get, "/", Self.page(home))
         routes.add(.get, "/style.css", Self.page(stylesheet))
+        routes.add(.get, "/site.js", Self.page(script))
         routes.add(.get, "/announcements/new", Self.page(newForm))
         routes.add(.post, "/announcements", Self.page(create))
         routes.add(.get, "/announcements/{id}", Self.page(show))
@@ -167,9 +168,8 @@ struct WebController: Sendable {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
     }
 
-    /// The form's announcement fields as the API's JSON: an empty body is none.
-    /// The editor's form as the API's JSON: title, body, and (when the form has them) the
-    /// publishing fields, times read in `zone`.
+    /// The editor's form as the API's JSON: title, body (an empty one is none), and (when the form has them) the
+    /// publishing fields, times read in the zone the form names, or the site's `zone`.
     static func announcementJSON(_ form: [String: String], zone: TimeZone) -> JSONValue {
         let body = (form["body"] ?? "").replacingOccurrences(of: "\r\n", with: "\n")
         let isEmpty = body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
@@ -180,7 +180,7 @@ struct WebController: Sendable {
             object["body"] = isEmpty ? .null : .string(body)
         }
         if form["publishing"] != nil {
-            object.merge(WebPublishingForm.json(form, zone: zone)) { _, new in new }
+            object.merge(WebPublishingForm.json(form, site: zone)) { _, new in new }
         }
         return .object(object)
     }

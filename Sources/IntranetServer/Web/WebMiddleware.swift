@@ -16,7 +16,7 @@ import Logging
 /// - or it is a `GET` (or `HEAD`) of a path nothing serves, from a browser (`Accept` as above):
 ///   the site's 404 page, where an API client gets the problem body.
 ///
-/// Every page carries a strict `Content-Security-Policy` (no scripts at all, no framing),
+/// Every page carries a strict `Content-Security-Policy` (the site's own script only, no framing),
 /// `X-Content-Type-Options: nosniff`, `Referrer-Policy` and `Vary: Accept, Cookie`. Every
 /// failure becomes a page with the right status: 404, 403, 413, the sign-in page for 401, and
 /// for anything unexpected a 500 page that names nothing internal, or 503 when the database
@@ -34,11 +34,11 @@ struct WebMiddleware: RouterMiddleware {
     /// The largest form body accepted, for the 413 page.
     let maxBodySize: Int
 
-    /// The policy for pages: nothing but this site's stylesheet, images from this site or any
-    /// HTTPS host, and frames from the embed hosts only.
+    /// The policy for pages: nothing but this site's stylesheet and script (no inline code),
+    /// images from this site or any HTTPS host, and frames from the embed hosts only.
     static func contentSecurityPolicy(embedHosts: Set<String>) -> String {
         let frames = embedHosts.isEmpty ? "'none'" : embedHosts.sorted().map { "https://\($0)" }.joined(separator: " ")
-        return "default-src 'none'; style-src 'self'; img-src 'self' https:; frame-src \(frames); form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+        return "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https:; frame-src \(frames); form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

@@ -5,12 +5,13 @@ import IntranetAPI
 /// importance, audience) and how pages show it.
 enum WebPublishingForm {
     /// The form's publishing fields as the API's JSON. Times come from `datetime-local` inputs
-    /// (`2026-12-07T08:00`) read in `zone`; an empty one is `null`, one that cannot be read is
+    /// (`2026-12-07T08:00`) read in the zone the form was filled in (``zone(of:site:)``); an empty one is `null`, one that cannot be read is
     /// passed on as typed, so that validation names its field. A checkbox absent is `false`.
     /// Departments are one per line (a name may hold a comma); teams are person ids separated
     /// by commas or spaces. With neither, the audience is none (everyone), or empty (editors
     /// only) when *Editors only* is ticked.
-    static func json(_ form: [String: String], zone: TimeZone) -> [String: JSONValue] {
+    static func json(_ form: [String: String], site: TimeZone) -> [String: JSONValue] {
+        let zone = zone(of: form, site: site)
         var object: [String: JSONValue] = [
             "status": .string(form["status"] == "draft" ? "draft" : "published"),
             "pinned": .bool(form["pinned"] != nil),
@@ -48,9 +49,9 @@ enum WebPublishingForm {
             "isDraft": publishing.status == .draft,
             "pinnedChecked": publishing.pinned,
             "importantChecked": publishing.important,
-            "publishAtValue": publishing.publishAt.map { inputValue($0, zone: zone) } ?? "",
-            "expiresAtValue": publishing.expiresAt.map { inputValue($0, zone: zone) } ?? "",
-            "pinnedUntilValue": publishing.pinnedUntil.map { inputValue($0, zone: zone) } ?? "",
+            "publishAt": field(publishing.publishAt, zone: zone),
+            "expiresAt": field(publishing.expiresAt, zone: zone),
+            "pinnedUntil": field(publishing.pinnedUntil, zone: zone),
             "departmentsValue": item?.audience?.departments.joined(separator: "\n") ?? "",
             "editorsOnlyChecked": item?.audience?.isEmpty ?? false,
             "teamsValue": item?.audience?.teams.map(String.init).joined(separator: ", ") ?? "",
@@ -62,13 +63,15 @@ enum WebPublishingForm {
         return values
     }
 
-    /// The form's values as the editor sent them (shown again with the errors).
-    static func values(_ form: [String: String], zone: TimeZone) -> [String: Any] {
-        [
+    /// The form's values as the editor sent them (shown again with the errors), its times in the
+    /// zone it was filled in (``zone(of:site:)``).
+    static func values(_ form: [String: String], site: TimeZone) -> [String: Any] {
+        let zone = zone(of: form, site: site)
+        return [
             "isDraft": form["status"] == "draft", "isPublished": form["status"] != "draft",
             "pinnedChecked": form["pinned"] != nil, "importantChecked": form["important"] != nil,
-            "publishAtValue": form["publishAt"] ?? "", "expiresAtValue": form["expiresAt"] ?? "",
-            "pinnedUntilValue": form["pinnedUntil"] ?? "", "departmentsValue": form["departments"] ?? "",
+            "publishAt": field(form["publishAt"], zone: zone), "expiresAt": field(form["expiresAt"], zone: zone),
+            "pinnedUntil": field(form["pinnedUntil"], zone: zone), "departmentsValue": form["departments"] ?? "",
             "editorsOnlyChecked": form["editorsOnly"] != nil,
             "teamsValue": form["teams"] ?? "", "zoneName": zoneName(zone), "isMarkdown": form["format"] == "markdown",
         ]
@@ -95,6 +98,27 @@ enum WebPublishingForm {
                 (audience.departments + audience.teams.map { "team of person \($0)" }).joined(separator: ", ")
         }
         return display
+    }
+
+    /// The zone a form's times are read in: the one the page's script set (the browser's), when
+    /// it names a zone this machine knows, otherwise the site's.
+    static func zone(of form: [String: String], site: TimeZone) -> TimeZone {
+        guard let name = form["zone"], name.utf8.count <= 64, let zone = TimeZone(identifier: name) else { return site }
+        return zone
+    }
+
+    /// A time input's values: the text shown in `zone`, and the instant it stands for (which the
+    /// page's script shows again in the browser's zone), when there is one.
+    private static func field(_ date: Date?, zone: TimeZone) -> [String: String] {
+        guard let date else { return ["value": ""] }
+        return ["value": inputValue(date, zone: zone), "instant": WebPages.iso(date)]
+    }
+
+    /// A time input's values as the editor typed them, read in `zone`.
+    private static func field(_ text: String?, zone: TimeZone) -> [String: String] {
+        let text = text ?? ""
+        guard let date = LocalDateTime.parse(text.trimmingCharacters(in: .whitespaces), in: zone) else { return ["value": text] }
+        return ["value": text, "instant": WebPages.iso(date)]
     }
 
     /// The zone as the form names it: `UTC` rather than Foundation's `GMT` for UTC.

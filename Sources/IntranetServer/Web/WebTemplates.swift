@@ -2,8 +2,8 @@ import Foundation
 import Mustache
 import NIOCore
 
-/// The web front end's templates and stylesheet, read once at start-up from the package's
-/// `Resources/web` folder.
+/// The web front end's templates, stylesheet and script, read once at start-up from the
+/// package's `Resources/web` folder.
 struct WebTemplates: Sendable {
     /// Every `.mustache` file of the folder, by name (`index`, `announcement`, `layout`, …).
     let library: MustacheLibrary
@@ -11,6 +11,11 @@ struct WebTemplates: Sendable {
     let stylesheet: ByteBuffer
     /// The stylesheet's `ETag`: it changes only with a new build.
     let stylesheetTag: String
+    /// `site.js`, the pages' one script (they work without it): it shows times in the reader's
+    /// zone, and fills the editor's form in it.
+    let script: ByteBuffer
+    /// The script's `ETag`.
+    let scriptTag: String
 
     /// Loads the templates.
     ///
@@ -21,8 +26,10 @@ struct WebTemplates: Sendable {
         }
         let library = try await MustacheLibrary(directory: folder.path)
         let css = try Data(contentsOf: folder.appendingPathComponent("style.css"))
-        let tag = EntityTag.forContent(css, suffix: "css")
-        return WebTemplates(library: library, stylesheet: ByteBuffer(bytes: css), stylesheetTag: tag)
+        let script = try Data(contentsOf: folder.appendingPathComponent("site.js"))
+        return WebTemplates(
+            library: library, stylesheet: ByteBuffer(bytes: css), stylesheetTag: EntityTag.forContent(css, suffix: "css"),
+            script: ByteBuffer(bytes: script), scriptTag: EntityTag.forContent(script, suffix: "js"))
     }
 
     /// Renders a page: its template with its context, inside the layout.
