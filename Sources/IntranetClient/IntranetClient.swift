@@ -41,6 +41,9 @@ public struct IntranetClient: Sendable {
     public let users: UsersRepository
     /// The staff directory and org chart (`/people`, `/org`).
     public let people: PeopleRepository
+    /// One search over people and announcements (`/search`); ``search(_:groups:page:pageSize:)``
+    /// is the short way to it.
+    public let searchRepository: SearchRepository
     /// Imports from other systems, for admins (`/imports/…`).
     public let imports: ImportsRepository
 
@@ -127,7 +130,24 @@ public struct IntranetClient: Sendable {
         session = SessionRepository(client: client, credentials: credentials)
         users = UsersRepository(client: client)
         people = PeopleRepository(client: client)
+        searchRepository = SearchRepository(client: client)
         imports = ImportsRepository(client: client)
+    }
+
+    /// Searches people and announcements (`GET /search`): the best people, then the best
+    /// announcements this user may read, each with the snippet that shows why it matched.
+    ///
+    /// - Parameters:
+    ///   - text: what to look for; the last word matches as a beginning unless the text ends in
+    ///     a space; `"quoted words"` match as a phrase.
+    ///   - groups: which groups to search (the other is `nil`).
+    ///   - page: the 1-based page of each group.
+    ///   - pageSize: results per group and page (1–50).
+    /// - Throws: a `RepositoryError`: `badRequest` for a blank or too long text.
+    public func search(
+        _ text: String, groups: SearchRepository.Groups = .both, page: Int = 1, pageSize: Int = 10
+    ) async throws -> SearchResults {
+        try await searchRepository.search(text, groups: groups, page: page, pageSize: pageSize)
     }
 }
 

@@ -36,6 +36,11 @@ func buildRouter(
     SessionController(auth: dependencies.auth, people: dependencies.people, maxBodySize: limit).addRoutes(to: &apiRoutes)
     UserController(accounts: dependencies.accounts, hasher: dependencies.hasher, maxBodySize: limit).addRoutes(to: &apiRoutes)
     PersonController(repository: dependencies.people, cache: dependencies.cache, maxBodySize: limit).addRoutes(to: &apiRoutes)
+    let search = SearchController(
+        announcements: dependencies.announcements,
+        people: PeopleFinder(index: dependencies.peopleSearch, people: dependencies.people, database: dependencies.database.database),
+        cache: dependencies.cache)
+    search.addRoutes(to: &apiRoutes)
     ImportController(
         importer: WordPressImporter(database: dependencies.database.database, changes: dependencies.changes, sanitizer: dependencies.sanitizer),
         metrics: dependencies.metrics, limit: configuration.importMaxBytes, board: ImportProgressBoard(now: configuration.now)
@@ -45,7 +50,8 @@ func buildRouter(
     let web = WebController(
         repository: dependencies.announcements, people: dependencies.people, accounts: dependencies.accounts, auth: dependencies.auth,
         hasher: dependencies.hasher, cache: dependencies.cache, templates: dependencies.templates, sanitizer: dependencies.sanitizer,
-        maxBodySize: limit, secureCookies: configuration.secureCookies, timeZone: configuration.timeZone, now: configuration.now)
+        maxBodySize: limit, secureCookies: configuration.secureCookies, search: search, timeZone: configuration.timeZone,
+        now: configuration.now)
     web.addRoutes(to: &webRoutes)
     let pages = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     webRoutes.register(on: pages)

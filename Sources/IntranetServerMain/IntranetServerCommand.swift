@@ -8,7 +8,7 @@ struct IntranetServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "intranet-server",
         abstract: "Serve the intranet announcements API, manage its users and signing apps, import content, and back it up.",
-        subcommands: [ServeCommand.self, UsersCommand.self, AppsCommand.self, ImportCommand.self, BackupCommand.self],
+        subcommands: [ServeCommand.self, UsersCommand.self, AppsCommand.self, ImportCommand.self, BackupCommand.self, SearchIndexCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }

@@ -20,7 +20,7 @@ struct ReadmeSampleTests {
     @Test("every Swift block of docs/swift-client.md is compiled verbatim by this target")
     func readmeMatchesCompiledSample() throws {
         let readme = try Self.readmeText()
-        let samples = try ["ReadmeSample.swift", "ReadmeTestingSample.swift", "ReadmeSpearalSample.swift", "ReadmeOfflineSample.swift", "ReadmePeopleSample.swift"].map {
+        let samples = try ["ReadmeSample.swift", "ReadmeTestingSample.swift", "ReadmeSpearalSample.swift", "ReadmeOfflineSample.swift", "ReadmePeopleSample.swift", "ReadmeSearchSample.swift"].map {
             try String(contentsOf: Self.packageRoot.appendingPathComponent("Tests/IntranetClientReadmeTests/ReadmeSamples/\($0)"), encoding: .utf8)
         }
 
@@ -28,7 +28,7 @@ struct ReadmeSampleTests {
             .compactMap { $0.components(separatedBy: "```").first }
             .filter { $0.contains("import ") }
 
-        #expect(blocks.count == 5)
+        #expect(blocks.count == 6)
         for block in blocks {
             #expect(samples.contains { $0.hasSuffix(block) }, "docs/swift-client.md block not compiled:\n\(block)")
         }

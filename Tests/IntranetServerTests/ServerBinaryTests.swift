@@ -3,10 +3,13 @@ import Foundation
 import FoundationNetworking
 #endif
 import ChildProcess
+import Logging
+import SQLKit
 import Testing
 
 #if canImport(Glibc)
 import Glibc
+@testable import IntranetServer
 #endif
 
 /// Serialized, and every blocking wait on a child runs on a Dispatch thread: the cooperative
@@ -138,6 +141,44 @@ struct ServerBinaryTests {
     }
 
     // MARK: Import
+
+    @Test("search-index rebuild writes an index that was lost again, in one run, and says how many it indexed; imported posts are found")
+    func rebuildSearchIndex() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let export = WordPressImportTests.fixtures.appendingPathComponent("harbour-2024.xml").path
+        let imported = try await run(["import", "wordpress", export], in: directory)
+        #expect(imported.status == 0, "\(imported.output)")
+        let storage = AppConfiguration.Storage.sqliteFile(path: directory.appendingPathComponent("intranet.sqlite").path)
+
+        func indexed() async throws -> (rows: Int, found: Int) {
+            let database = try DatabaseService(storage: storage, logger: Logger(label: "test"))
+            defer { Task { await database.close() } }
+            let sql = try #require(database.database as? any SQLDatabase)
+            struct Count: Decodable { let n: Int }
+            let rows = try await sql.raw("SELECT COUNT(*) AS n FROM announcement_search").first(decoding: Count.self)?.n ?? -1
+            let found = try await FluentAnnouncementRepository(database: database.database)
+                .search(try SearchQuery.parse("harbour"), offset: 0, limit: 50, visibility: .everything).total
+            await database.close()
+            return (rows, found)
+        }
+        let before = try await indexed()
+        #expect(before.rows > 6 && before.found > 0, "the seeds and the import are indexed as they are written: \(before)")
+        do {
+            let database = try DatabaseService(storage: storage, logger: Logger(label: "test"))
+            try await (database.database as? any SQLDatabase)?.raw("DELETE FROM announcement_search").run()
+            await database.close()
+        }
+        let lost = try await indexed()
+        #expect(lost == (0, 0), "lost")
+
+        let rebuilt = try await run(["search-index", "rebuild"], in: directory)
+        #expect(rebuilt.status == 0, "\(rebuilt.output)")
+        #expect(rebuilt.output.firstMatch(of: /^indexed \d+ announcements in \d+\.\d s$/.anchorsMatchLineEndings()) != nil, "\(rebuilt.output)")
+        #expect(rebuilt.output.contains("indexed \(before.rows) announcements"), "\(rebuilt.output)")
+        let after = try await indexed()
+        #expect(after == before)
+    }
 
     @Test("import wordpress: a dry run, the import, its JSON report, a second run that changes nothing; bad files and a running server are refused")
     func importWordPress() async throws {

@@ -83,5 +83,8 @@ private struct UnreachableDatabase: AnnouncementRepository {
         throw ConnectionRefused()
     }
     func delete(id: Int, precondition: WritePrecondition) async throws { throw ConnectionRefused() }
+    func search(_ query: SearchQuery, offset: Int, limit: Int, visibility: Visibility) async throws -> (items: [StoredAnnouncement], total: Int) {
+        throw ConnectionRefused()
+    }
     func ping() async throws { throw ConnectionRefused() }
 }

@@ -352,12 +352,38 @@ class WebFrontEnd(unittest.TestCase):
         self.assertEqual(len(driver.find_elements(By.CSS_SELECTOR, "ul.org li")), 40)
         shoot(driver, "org-desktop")
 
+    def test_one_search_from_the_header(self):
+        driver = self.driver
+        driver.get(BASE + "/people/3")
+        box = driver.find_element(By.ID, "site-search")
+        self.assertEqual(box.accessible_name, "Search")
+        box.send_keys("lefevre")
+        submit(driver, "form.site-search button")
+        self.assertTrue(driver.current_url.startswith(BASE + "/search?q=lefevre"), driver.current_url)
+        self.assertEqual(driver.title, "Search: “lefevre” · Intranet")
+        people = [link.text for link in driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=people-results] ol.results a")]
+        self.assertEqual(people, ["Zoë Lefèvre"])
+        marks = [mark.text for mark in driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=announcement-results] .snippet mark")]
+        self.assertIn("Lefèvre", marks)
+        shoot(driver, "search-desktop")
+        # A reader's restricted post is not found signed out.
+        self.assertNotIn("Board only", driver.page_source)
+        driver.find_element(By.ID, "search-q").clear()
+        driver.find_element(By.ID, "search-q").send_keys('"board only"')
+        submit(driver, "form.search button")
+        self.assertEqual(driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=announcement-results] ol.results a"), [])
+        sign_in(driver, READER)
+        driver.get(BASE + "/search?q=%22board+only%22")
+        titles = [link.text for link in driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=announcement-results] ol.results a")]
+        self.assertEqual(titles, ["Board only"], "its reader finds it")
+
     def test_pages_at_phone_width_dark_and_accessible(self):
         phone = browser(PHONE, dark=True)
         try:
             for name, path, user in [
                 ("list", "/", None), ("detail", "/announcements/2", None), ("login", "/login", None),
                 ("people", "/people", None), ("person", "/people/22", None), ("org", "/org", None),
+                ("search", "/search?q=harbour+zo", None),
             ]:
                 phone.get(BASE + path)
                 width = phone.execute_script("return document.documentElement.scrollWidth")
@@ -367,7 +393,8 @@ class WebFrontEnd(unittest.TestCase):
             phone.quit()
         driver = self.driver
         checked = {}
-        for path in ["/", "/announcements/2", "/login", "/?q=canteen", "/announcements/999999", "/no-such-page", "/people?q=head", "/people/3", "/org"]:
+        for path in ["/", "/announcements/2", "/login", "/?q=canteen", "/announcements/999999", "/no-such-page", "/people?q=head", "/people/3", "/org",
+                     "/search", "/search?q=lefevre"]:
             driver.get(BASE + path)
             checked[path] = serious_violations(driver)
         sign_in(driver, ADMIN)
@@ -376,6 +403,7 @@ class WebFrontEnd(unittest.TestCase):
             checked[path] = serious_violations(driver)
         shoot(driver, "edit-desktop")
         failing = {path: problems for path, problems in checked.items() if problems}
+        self.maxDiff = None
         self.assertEqual(failing, {}, "serious accessibility violations")
 
 

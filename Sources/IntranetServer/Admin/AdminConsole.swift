@@ -3,7 +3,7 @@ import IntranetHTML
 import IntranetAPI
 import Logging
 
-/// The administration behind `intranet-server users …` and `intranet-server apps …`: works on
+/// The administration behind `intranet-server users …`, `apps …`, `import …` and `search-index …`: works on
 /// the database directly, so the first admin can be made before anyone can sign in.
 public struct AdminConsole: Sendable {
     private let database: DatabaseService
@@ -31,6 +31,14 @@ public struct AdminConsole: Sendable {
             hasher: PasswordHasher(cost: configuration.passwordCost),
             sanitizer: HTMLSanitizer(embedHosts: configuration.embedHosts)
         )
+    }
+
+    /// Writes the announcements' search index again from scratch, in one transaction (searches
+    /// meanwhile use the old index).
+    ///
+    /// - Returns: how many announcements were indexed.
+    public func rebuildSearchIndex() async throws -> Int {
+        try await database.database.transaction { try await AnnouncementSearchIndex.rebuild(on: $0) }
     }
 
     /// Closes the database.

@@ -159,6 +159,9 @@ final class DatabaseService: Service, Sendable {
         migrations.add(SplitChangeDomains())
         migrations.add(NameChangedAccounts())
         migrations.add(WatchAudiences())
+        // After the sample announcements, which it indexes with the rest.
+        migrations.add(AddAnnouncementSearch())
+        migrations.add(AddPhoneToPeopleSearch())
         if seeds {
             migrations.add(SeedSamplePeople())
         }

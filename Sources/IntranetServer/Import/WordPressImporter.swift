@@ -145,6 +145,7 @@ struct WordPressImporter {
             }
             model.revision += 1
             try await model.update(on: database)
+            try await AnnouncementSearchIndex.index(id: existing.announcementID, title: model.title, body: model.body, on: database)
             try await replaceReaders(of: existing.announcementID, with: readers, on: database)
             try await Self.setFingerprint(fingerprint, ofSource: existing.id, on: database)
             return true
@@ -160,6 +161,7 @@ struct WordPressImporter {
         model.pinnedAt = item.isSticky ? converted.updatedAt : nil
         try await model.create(on: database)
         let id = try model.requireID()
+        try await AnnouncementSearchIndex.index(id: id, title: model.title, body: model.body, on: database)
         if let readers, !readers.isEmpty {
             // A new announcement has no grants to replace.
             try await readers.map { ReaderGrantModel(announcementID: id, userID: $0) }.create(on: database)

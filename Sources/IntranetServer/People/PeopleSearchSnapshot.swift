@@ -100,6 +100,20 @@ final class PeopleSearchSnapshot: Sendable {
         return (page, total)
     }
 
+    /// Everyone whose key contains every one of `texts` (already folded), in name order, with
+    /// their keys: what the one search (`GET /search`) ranks.
+    func matches(allOf texts: [String]) -> [(id: Int, key: String)] {
+        guard !texts.isEmpty else { return [] }
+        var matches = matchingEntries(of: Array(texts[0].utf8))
+        for text in texts.dropFirst() {
+            for (entry, found) in matchingEntries(of: Array(text.utf8)).enumerated() where !found { matches[entry] = false }
+        }
+        let order = orders[.name].map { $0.map(Int.init) } ?? Array(ids.indices)
+        return order.filter { matches[$0] }.map { entry in
+            (ids[entry], String(decoding: text[starts[entry]..<(starts[entry + 1] - 1)], as: UTF8.self))
+        }
+    }
+
     /// Whether `key` contains `text`, by the same byte comparison the search makes.
     static func contains(_ key: String, _ text: String) -> Bool {
         let needle = Array(text.utf8)

@@ -74,6 +74,12 @@ final class PersonModel: Model, @unchecked Sendable {
         location = content.location
         managerID = content.managerID
         userID = content.userID
-        searchKey = PersonRules.searchKey([content.name, content.email, content.jobTitle, content.department].joined(separator: "\n"))
+        searchKey = Self.searchKey(of: content)
+    }
+
+    /// What the directory's searches look in: name (first, for ranking), e-mail, job title,
+    /// department and phone, one per line, folded.
+    static func searchKey(of content: PersonContent) -> String {
+        PersonRules.searchKey([content.name, content.email, content.jobTitle, content.department, content.phone ?? ""].joined(separator: "\n"))
     }
 }

@@ -34,6 +34,11 @@ protocol AnnouncementRepository: Sendable {
     /// - Throws: ``APIError`` 404 when absent, 412 when the precondition fails.
     func delete(id: Int, precondition: WritePrecondition) async throws
 
+    /// One page of the live announcements `visibility` allows that match `query`, best first
+    /// (``AnnouncementSearchIndex``), and how many match in all. What `visibility` hides is
+    /// filtered before ranking, paging and counting.
+    func search(_ query: SearchQuery, offset: Int, limit: Int, visibility: Visibility) async throws -> (items: [StoredAnnouncement], total: Int)
+
     /// Checks the database answers (for `/health`).
     func ping() async throws
 }

@@ -66,6 +66,7 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
             let id = try model.requireID()
             try await Self.replaceReaders(of: id, with: content.readers, on: database)
             try await Self.replaceAudience(of: id, with: content.audience, on: database)
+            try await AnnouncementSearchIndex.index(id: id, title: content.title, body: content.body, on: database)
             changed.subjects = [.announcement(id: id, .created)]
             return try StoredAnnouncement(model, readers: content.readers, audience: content.audience)
         }
@@ -95,6 +96,9 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
             if content.audience != current.audience {
                 try await Self.replaceAudience(of: id, with: content.audience, on: database)
             }
+            if content.title != current.title || content.body != current.body {
+                try await AnnouncementSearchIndex.index(id: id, title: content.title, body: content.body, on: database)
+            }
             changed.subjects = [.announcement(id: id, .changed)]
             return try StoredAnnouncement(model, readers: content.readers, audience: content.audience)
         }
@@ -105,6 +109,7 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
             let model = try await Self.lockedModel(id: id, precondition: precondition, on: database)
             try await ReaderGrantModel.query(on: database).filter(\.$announcementID == id).delete()
             try await AudienceModel.query(on: database).filter(\.$announcementID == id).delete()
+            try await AnnouncementSearchIndex.remove(id: id, on: database)
             try await model.delete(on: database)
             changed.subjects = [.announcement(id: id, .deleted)]
         }
@@ -141,7 +146,7 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
 
     /// A factory of queries over the announcements of `listing` that `visibility` allows at
     /// `now`. Only editors and admins (``Visibility/everything``) list anything but what is live.
-    private static func visibleQuery(
+    static func visibleQuery(
         _ visibility: Visibility, listing: ListRequest.Listing, at now: Date, on database: any Database
     ) async throws -> @Sendable () -> QueryBuilder<AnnouncementModel> {
         let granted: [Int]?
@@ -173,7 +178,7 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
     }
 
     /// Turns models into announcements, loading the readers and audiences of the restricted ones.
-    private static func stored(_ models: [AnnouncementModel], on database: any Database) async throws -> [StoredAnnouncement] {
+    static func stored(_ models: [AnnouncementModel], on database: any Database) async throws -> [StoredAnnouncement] {
         let restricted = try models.filter(\.isRestricted).map { try $0.requireID() }
         var readers: [Int: [Int]] = [:]
         var audiences: [Int: AnnouncementAudience] = [:]

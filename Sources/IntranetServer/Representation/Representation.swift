@@ -28,6 +28,14 @@ struct Representation: Sendable {
         }
     }
 
+    /// The representation of an answer that has no property filter: the negotiated format and
+    /// version only.
+    init(format: WireFormat, version: APIVersion) {
+        self.format = format
+        self.version = version
+        selection = .everything
+    }
+
     /// Text telling representations of the same data apart, for cache keys.
     var cacheKey: String {
         selection.isEverything ? format.rawValue : format.rawValue + "|" + selection.canonical

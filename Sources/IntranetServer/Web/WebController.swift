@@ -25,6 +25,8 @@ struct WebController: Sendable {
     let maxBodySize: Int
     /// Whether cookies are marked `Secure` (the site is served over HTTPS).
     let secureCookies: Bool
+    /// The one search, for `/search`.
+    let search: SearchController
     /// The zone pages show times in and the editor's form is read in.
     var timeZone = TimeZone(identifier: "UTC")!
     /// The clock publication and expiry are shown against.
@@ -34,6 +36,7 @@ struct WebController: Sendable {
         routes.add(.get, "/", Self.page(home))
         routes.add(.get, "/style.css", Self.page(stylesheet))
         routes.add(.get, "/site.js", Self.page(script))
+        routes.add(.get, "/search", Self.page(searchPage))
         routes.add(.get, "/announcements/new", Self.page(newForm))
         routes.add(.post, "/announcements", Self.page(create))
         routes.add(.get, "/announcements/{id}", Self.page(show))

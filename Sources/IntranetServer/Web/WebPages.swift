@@ -48,37 +48,12 @@ enum WebPages {
     /// The first words of a body as plain text (about 200 characters), or `nil` for none.
     static func excerpt(of html: String?, limit: Int = 200) -> String? {
         guard let html, !html.isEmpty else { return nil }
-        var text = ""
-        for node in HTMLParser.parseFragment(html) where text.count < limit * 2 {
-            appendText(of: node, to: &text, limit: limit * 2)
-        }
-        let words = text.split(whereSeparator: \.isWhitespace)
-        guard !words.isEmpty else { return nil }
-        var excerpt = words.joined(separator: " ")
+        var excerpt = HTMLText.plain(html, limit: limit * 2)
+        guard !excerpt.isEmpty else { return nil }
         if excerpt.count > limit {
             excerpt = String(excerpt.prefix(limit)).trimmingCharacters(in: .whitespaces) + "…"
         }
         return excerpt
-    }
-
-    /// Elements that start a line: their text is kept apart from the text around them.
-    private static let blocks: Set<String> = [
-        "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre",
-        "table", "tr", "td", "th", "figure", "figcaption", "hr", "dt", "dd",
-    ]
-
-    private static func appendText(of node: HTMLNode, to text: inout String, limit: Int) {
-        switch node {
-        case .text(let content):
-            text += content
-        case .element(let name, _, let children):
-            let isBlock = blocks.contains(name)
-            if isBlock { text += " " }
-            for child in children where text.count < limit {
-                appendText(of: child, to: &text, limit: limit)
-            }
-            if isBlock { text += " " }
-        }
     }
 
     /// `2026-11-24T09:30:00Z`, for `<time datetime>`.

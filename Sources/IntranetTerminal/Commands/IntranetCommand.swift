@@ -31,6 +31,8 @@ public struct IntranetCommand: ParsableCommand {
               intranet announcements drafts             drafts (editors)
               intranet announcements list --status scheduled
               intranet announcements delete 7 --yes
+              intranet search parental leave             people and announcements, best first
+              intranet search --people zoe               people only (--announcements: posts only)
               intranet people --search lefevre           look someone up
               intranet people show 3                     a card: contact, manager, reports
               intranet people org 3                      the tree under person 3
@@ -44,7 +46,7 @@ public struct IntranetCommand: ParsableCommand {
             \(ExitStatus.helpText)
             """,
         subcommands: [
-            AnnouncementsCommand.self, PeopleCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, UsersCommand.self, ImportCommand.self, CacheCommand.self,
+            AnnouncementsCommand.self, PeopleCommand.self, SearchCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, UsersCommand.self, ImportCommand.self, CacheCommand.self,
         ])
 
     /// Creates the command (ArgumentParser fills it in).

@@ -65,6 +65,8 @@ struct VisibilityProbe: Sendable, CustomStringConvertible {
         case listPage
         /// The web page of the announcement: 200 or 404.
         case detailPage
+        /// `GET /search`'s JSON (its announcements group).
+        case search
     }
 
     var description: String
@@ -78,7 +80,7 @@ struct VisibilityProbe: Sendable, CustomStringConvertible {
         switch kind {
         case .listPage, .detailPage:
             return try await client.page(uri, as: caller, headers: headers)
-        case .list, .spearalList, .detail:
+        case .list, .spearalList, .detail, .search:
             return try await client.send(.get, uri, version: version, headers: headers, as: caller.map(Caller.user) ?? .anonymous)
         }
     }
@@ -95,6 +97,12 @@ struct VisibilityProbe: Sendable, CustomStringConvertible {
         case .listPage:
             try #require(answer.status == .ok, "\(self): \(answer.status)")
             return answer.text.contains("/announcements/\(id)\"")
+        case .search:
+            try #require(answer.status == .ok, "\(self): \(answer.status)")
+            let group = try answer.object()["announcements"] as? [String: Any]
+            let ids = (group?["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+            try #require((group?["total"] as? Int ?? -1) >= ids.count, "\(self): \(answer.text)")
+            return ids.contains(id)
         case .detail, .detailPage:
             try #require(answer.status == .ok || answer.status == .notFound, "\(self): \(answer.status)")
             return answer.status == .ok
@@ -102,7 +110,8 @@ struct VisibilityProbe: Sendable, CustomStringConvertible {
     }
 
     /// Every read path of announcement `id`: lists of each version (and their total), Spearal,
-    /// details, signed out and as the reader, and the web's pages (`search` on the home page).
+    /// details, signed out and as the reader, the web's pages (`search` on the home page), and
+    /// the one search (`GET /search`, API and web).
     static func everyPath(of id: Int, search: String) -> [VisibilityProbe] {
         let spearal: HTTPFields = [.accept: "application/spearal"]
         return [
@@ -120,6 +129,9 @@ struct VisibilityProbe: Sendable, CustomStringConvertible {
             VisibilityProbe(description: "web home as reader", kind: .listPage, uri: "/", caller: .reader),
             VisibilityProbe(description: "web search signed out", kind: .listPage, uri: "/?q=\(search)"),
             VisibilityProbe(description: "web search as reader", kind: .listPage, uri: "/?q=\(search)", caller: .reader),
+            VisibilityProbe(description: "one search signed out", kind: .search, uri: "/search?q=\(search)"),
+            VisibilityProbe(description: "one search as reader", kind: .search, uri: "/search?q=\(search)", caller: .reader),
+            VisibilityProbe(description: "web results page signed out", kind: .listPage, uri: "/search?q=\(search)"),
             VisibilityProbe(description: "web page signed out", kind: .detailPage, uri: "/announcements/\(id)"),
             VisibilityProbe(description: "web page as reader", kind: .detailPage, uri: "/announcements/\(id)", caller: .reader),
         ]
