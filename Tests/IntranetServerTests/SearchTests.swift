@@ -143,6 +143,18 @@ struct SearchTests {
         }
     }
 
+    @Test("a body with a run of 5,000 letters (encoded data) and a long Chinese text is saved and found by its words", arguments: TestStorage.all)
+    func longWords(storage: TestStorage) async throws {
+        try await withTestServer(storage, mode: .live) { _, client in
+            let blob = String(repeating: "QmFzZTY0", count: 625)
+            let chinese = String(repeating: "办公室会议安全培训假期大楼员工客户项目报告", count: 2_000)
+            let id = try await client.createAnnouncement(#"{"title":"Key material","body":"<p>Fingerprint \#(blob) rotated.</p><p>\#(chinese)</p>"}"#)
+            #expect(Self.ids(try await Self.search(client, "fingerprint rotated")["announcements"]) == [id])
+            #expect(Self.ids(try await Self.search(client, "员工客户")["announcements"]) == [id])
+            #expect(Self.total(try await Self.search(client, String(blob.prefix(150)))["announcements"]) == 0)
+        }
+    }
+
     @Test("malformed queries are a 400 naming the problem or an empty result, never a 500", arguments: [
         ("", 400), ("%20%20", 400), ("a%00b", 400), ("a%07b", 400), (String(repeating: "x", count: 10_000), 400),
         ("%21%3F%2E%2C", 200), ("%22unbalanced", 200), ("%22%22%22", 200), ("a%22b%22c%22", 200), ("*%20OR%20NEAR(", 200),

@@ -18,7 +18,7 @@ enum AnnouncementSearchIndex {
     static let table = "announcement_search"
     /// How much of a body's plain text is indexed (PostgreSQL refuses a `tsvector` of more than
     /// 1 MB; positions stop counting at 16,383).
-    static let maxIndexedCharacters = 200_000
+    static let maxIndexedCharacters = 100_000
 
     /// Indexes an announcement, replacing what was indexed for it.
     static func index(id: Int, title: String, body: String?, on database: any Database) async throws {

@@ -41,6 +41,9 @@ enum SearchText {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// The longest word indexed or searched for, in UTF-8 bytes of its folded form.
+    static let maxWordBytes = 255
+
     /// What a scalar is to the scan.
     private enum Kind {
         /// Part of a word, folded to these bytes (none: dropped, as an accent).
@@ -61,7 +64,9 @@ enum SearchText {
         var offset = 0
 
         func endWord() {
-            if !word.isEmpty { emit(word[...], wordStart, offset, false) }
+            // A run of letters longer than any word (a hash, encoded data) is not indexed: no one
+            // types it, and PostgreSQL refuses lexemes of more than 2,047 bytes.
+            if !word.isEmpty, word.count <= maxWordBytes { emit(word[...], wordStart, offset, false) }
             word.removeAll(keepingCapacity: true)
         }
         func endRun() {
