@@ -152,6 +152,11 @@ struct SearchTests {
             #expect(Self.ids(try await Self.search(client, "fingerprint rotated")["announcements"]) == [id])
             #expect(Self.ids(try await Self.search(client, "员工客户")["announcements"]) == [id])
             #expect(Self.total(try await Self.search(client, String(blob.prefix(150)))["announcements"]) == 0)
+            // A matched word longer than a snippet, near the start of a longer text.
+            let long = String(repeating: "x", count: 190)
+            let wide = try await client.createAnnouncement(#"{"title":"Wide","body":"<p>Intro words here \#(long) and then many more words follow after it, enough to pass the snippet's length by far, so that the window is cut after the match.</p>"}"#)
+            let found = try await Self.search(client, long)
+            #expect(Self.ids(found["announcements"]) == [wide], "\(found)")
         }
     }
 

@@ -39,7 +39,7 @@ enum SnippetMaker {
             }
         }
         var end = min(scalars.count, start + length)
-        if end < scalars.count, let space = scalars[max(first.end, start)..<end].lastIndex(where: { $0 == " " }) {
+        if end < scalars.count, first.end < end, let space = scalars[first.end..<end].lastIndex(where: { $0 == " " }) {
             end = space
         }
         end = max(end, min(scalars.count, first.end))
