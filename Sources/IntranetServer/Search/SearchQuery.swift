@@ -92,7 +92,7 @@ struct SearchQuery: Equatable, Sendable {
     /// The query with every word whole: what ranks a whole-word match above a partial one.
     var whole: SearchQuery {
         SearchQuery(terms: terms.map { term in
-            if case .word(let word, true) = term, word.count > 1 || !SearchText.isIdeographic(word.first!) {
+            if case .word(let word, true) = term, word.count > 1 || !(word.first.map(SearchText.isIdeographic) ?? true) {
                 return .word(word, prefix: false)
             }
             return term

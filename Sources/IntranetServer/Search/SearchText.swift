@@ -144,13 +144,17 @@ enum SearchText {
             // and half-width Katakana have another form.
             switch scalar.value {
             case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0x20000...0x2A6DF: return .ideograph(Array(String(scalar).utf8))
-            default: return .ideograph(Array(fold(scalar).utf8))
+            default:
+                // An unassigned code point folds to nothing: no word at all.
+                let folded = Array(fold(scalar).utf8)
+                return folded.isEmpty ? .separator : .ideograph(folded)
             }
         }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
             .decimalNumber, .letterNumber, .otherNumber, .spacingMark, .enclosingMark:
-            return .word(Array(fold(scalar).utf8))
+            let folded = Array(fold(scalar).utf8)
+            return folded.isEmpty ? .separator : .word(folded)
         case .nonspacingMark:
             return .word([])
         default:
