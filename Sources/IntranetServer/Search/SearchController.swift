@@ -58,6 +58,10 @@ struct SearchController: Sendable {
             offset = (page - 1) * limit
         }
 
+        /// What is searched for, not how it was typed, for cache keys: "Zoe" and " zoe" share
+        /// an answer.
+        var searched: String { "\(query.terms)|\(PeopleFinder.needles(text))" }
+
         /// A request for `query` (read from `text`).
         init(text: String, query: SearchQuery, groups: Groups = .both, offset: Int = 0, limit: Int = SearchController.defaultPerPage) {
             self.text = text
@@ -81,9 +85,7 @@ struct SearchController: Sendable {
         let representation = Representation(format: context.wireFormat, version: context.apiVersion)
         let view = try await cache.view(for: context.user)
         let visibility = view.visibility
-        // Keyed by what is searched for, not how it was typed: "Zoe" and " zoe" share an answer.
-        let searched = "\(asked.query.terms)|\(PeopleFinder.needles(asked.text))"
-        let key = "search|\(representation.cacheKey)|\(view.key)|\(asked.groups.rawValue)|\(asked.offset)|\(asked.limit)|\(searched)"
+        let key = "search|\(representation.cacheKey)|\(view.key)|\(asked.groups.rawValue)|\(asked.offset)|\(asked.limit)|\(asked.searched)"
         let entry = try await cache.answer(for: key, dependsOn: [.announcements, .people], keyedBy: view) {
             let results = try await results(asked, visibility: visibility)
             let body = try representation.encode(results)

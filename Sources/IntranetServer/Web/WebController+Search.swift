@@ -15,7 +15,7 @@ extension WebController {
         }
         let view = try await cache.view(for: identity.user)
         let query = text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : try? SearchQuery.parse(text)
-        let searched = query.map { "\($0.terms)|\(PeopleFinder.needles(text))" } ?? ""
+        let searched = query.map { SearchController.Request(text: text, query: $0).searched } ?? ""
         // The exact text too: the page shows it back in the form.
         let key = "web|search|\(view.key)|\(number)|\(searched)|\(text)"
         return try await page(key, reads: [.announcements, .people], view: view, identity: identity, request: request) {
