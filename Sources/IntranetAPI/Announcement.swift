@@ -211,12 +211,15 @@ public struct AnnouncementDraft: Codable, Sendable, Equatable {
     /// The body written as Markdown (CommonMark with tables) instead of `body`: the server
     /// makes the HTML body from it and keeps it for later edits. Send one or the other.
     public var markdown: String?
+    /// Whether readers are asked to acknowledge it; `nil` leaves it (nothing asked, for a new
+    /// one). `required: false` stops asking; `newRound: true` asks everyone again.
+    public var acknowledgement: AcknowledgementSetting?
 
     /// Creates a draft.
     public init(
         title: String, body: String? = nil, readers: AnnouncementReaders? = nil, status: AnnouncementStatus? = nil,
         publishAt: Date? = nil, expiresAt: Date? = nil, pinned: Bool? = nil, pinnedUntil: Date? = nil, important: Bool? = nil,
-        audience: AnnouncementAudience? = nil, markdown: String? = nil
+        audience: AnnouncementAudience? = nil, markdown: String? = nil, acknowledgement: AcknowledgementSetting? = nil
     ) {
         self.title = title
         self.body = body
@@ -229,10 +232,11 @@ public struct AnnouncementDraft: Codable, Sendable, Equatable {
         self.important = important
         self.audience = audience
         self.markdown = markdown
+        self.acknowledgement = acknowledgement
     }
 
     private enum CodingKeys: String, CodingKey {
-        case title, body, readers, status, publishAt, expiresAt, pinned, pinnedUntil, important, audience, markdown
+        case title, body, readers, status, publishAt, expiresAt, pinned, pinnedUntil, important, audience, markdown, acknowledgement
     }
 
     /// Reads a draft; a missing `readers` leaves them unchanged.
@@ -250,6 +254,7 @@ public struct AnnouncementDraft: Codable, Sendable, Equatable {
         important = try container.decodeIfPresent(Bool.self, forKey: .important)
         audience = try container.decodeIfPresent(AnnouncementAudience.self, forKey: .audience)
         markdown = try container.decodeIfPresent(String.self, forKey: .markdown)
+        acknowledgement = try container.decodeIfPresent(AcknowledgementSetting.self, forKey: .acknowledgement)
     }
 
     /// Encodes `body` as an explicit `null`, since `PUT` is a full replacement (or `markdown`
@@ -273,5 +278,6 @@ public struct AnnouncementDraft: Codable, Sendable, Equatable {
         if let pinnedUntil { try container.encode(pinnedUntil, forKey: .pinnedUntil) }
         if let important { try container.encode(important, forKey: .important) }
         if let audience { try container.encode(audience, forKey: .audience) }
+        if let acknowledgement { try container.encode(acknowledgement, forKey: .acknowledgement) }
     }
 }

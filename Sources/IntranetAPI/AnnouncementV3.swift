@@ -37,7 +37,8 @@ public struct AnnouncementAudience: Codable, Sendable, Equatable, Hashable {
 }
 
 /// Announcement shapes of version 3.0: version 2.0's plus publishing (status, times, pinning,
-/// importance; for editors the audience). Lists put pinned announcements first.
+/// importance; for editors the audience) and acknowledgements. Lists put pinned announcements
+/// first.
 public enum AnnouncementV3 {
     /// How an announcement is published, as version 3.0 shows it on every shape.
     public struct Publishing: Sendable, Equatable, Hashable {
@@ -90,6 +91,7 @@ public enum AnnouncementV3 {
     fileprivate enum Key: String, CodingKey {
         case id, title, body, createdAt, updatedAt, readers, audience, markdown
         case status, publishAt, expiresAt, pinned, pinnedUntil, important
+        case acknowledgement
     }
 
     /// A list item: `id`, `title`, `createdAt`, `updatedAt` and the publishing properties
@@ -105,14 +107,20 @@ public enum AnnouncementV3 {
         public var updatedAt: Date
         /// Status, times, pin and importance.
         public var publishing: Publishing
+        /// Whether readers are asked to acknowledge it (and by when); `nil` when not.
+        public var acknowledgement: AcknowledgementRequirement?
 
         /// Creates a version 3.0 list item.
-        public init(id: Int, title: String, createdAt: Date, updatedAt: Date, publishing: Publishing) {
+        public init(
+            id: Int, title: String, createdAt: Date, updatedAt: Date, publishing: Publishing,
+            acknowledgement: AcknowledgementRequirement? = nil
+        ) {
             self.id = id
             self.title = title
             self.createdAt = createdAt
             self.updatedAt = updatedAt
             self.publishing = publishing
+            self.acknowledgement = acknowledgement
         }
 
         /// Reads a list item.
@@ -123,9 +131,10 @@ public enum AnnouncementV3 {
             createdAt = try container.decode(Date.self, forKey: .createdAt)
             updatedAt = try container.decode(Date.self, forKey: .updatedAt)
             publishing = try Publishing(from: container)
+            acknowledgement = try container.decodeIfPresent(AcknowledgementRequirement.self, forKey: .acknowledgement)
         }
 
-        /// Writes every key, the times as `null` when unset.
+        /// Writes every key, the times and `acknowledgement` as `null` when unset.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(id, forKey: .id)
@@ -133,6 +142,7 @@ public enum AnnouncementV3 {
             try container.encode(createdAt, forKey: .createdAt)
             try container.encode(updatedAt, forKey: .updatedAt)
             try publishing.encode(to: &container)
+            try container.encode(acknowledgement, forKey: .acknowledgement)
         }
     }
 
@@ -151,6 +161,9 @@ public enum AnnouncementV3 {
         public var updatedAt: Date
         /// Status, times, pin and importance.
         public var publishing: Publishing
+        /// Whether readers are asked to acknowledge it, and when the signed-in reader did;
+        /// `nil` when it asks nothing.
+        public var acknowledgement: AnnouncementAcknowledgement?
         /// Who may read it by name (editors' and admins' answers only; `nil` otherwise).
         public var readers: AnnouncementReaders?
         /// The departments and teams it is addressed to (editors' and admins' answers only):
@@ -167,6 +180,7 @@ public enum AnnouncementV3 {
         /// `markdown` are sent (`null` when unset).
         public init(
             id: Int, title: String, body: String?, createdAt: Date, updatedAt: Date, publishing: Publishing,
+            acknowledgement: AnnouncementAcknowledgement? = nil,
             editorView: (readers: AnnouncementReaders, audience: AnnouncementAudience?, markdown: String?)? = nil
         ) {
             self.id = id
@@ -175,6 +189,7 @@ public enum AnnouncementV3 {
             self.createdAt = createdAt
             self.updatedAt = updatedAt
             self.publishing = publishing
+            self.acknowledgement = acknowledgement
             self.readers = editorView?.readers
             self.audience = editorView?.audience
             self.markdown = editorView?.markdown
@@ -190,6 +205,7 @@ public enum AnnouncementV3 {
             createdAt = try container.decode(Date.self, forKey: .createdAt)
             updatedAt = try container.decode(Date.self, forKey: .updatedAt)
             publishing = try Publishing(from: container)
+            acknowledgement = try container.decodeIfPresent(AnnouncementAcknowledgement.self, forKey: .acknowledgement)
             isEditorView = container.contains(.readers)
             readers = isEditorView ? try container.decode(AnnouncementReaders.self, forKey: .readers) : nil
             audience = try container.decodeIfPresent(AnnouncementAudience.self, forKey: .audience)
@@ -206,6 +222,7 @@ public enum AnnouncementV3 {
             try container.encode(createdAt, forKey: .createdAt)
             try container.encode(updatedAt, forKey: .updatedAt)
             try publishing.encode(to: &container)
+            try container.encode(acknowledgement, forKey: .acknowledgement)
             if isEditorView {
                 try container.encode(readers ?? .everyone, forKey: .readers)
                 try container.encode(audience, forKey: .audience)

@@ -31,11 +31,11 @@ public enum WireClass: String, Sendable, CaseIterable {
         case (.announcementSummary, .v2_0): ["id", "title"]
         case (.announcement, .v3_0):
             [
-                "audience", "body", "createdAt", "expiresAt", "id", "important", "markdown", "pinned", "pinnedUntil", "publishAt",
+                "acknowledgement", "audience", "body", "createdAt", "expiresAt", "id", "important", "markdown", "pinned", "pinnedUntil", "publishAt",
                 "readers", "status", "title", "updatedAt",
             ]
         case (.announcementSummary, .v3_0):
-            ["createdAt", "expiresAt", "id", "important", "pinned", "pinnedUntil", "publishAt", "status", "title", "updatedAt"]
+            ["acknowledgement", "createdAt", "expiresAt", "id", "important", "pinned", "pinnedUntil", "publishAt", "status", "title", "updatedAt"]
         case (.user, _): ["displayName", "id", "role", "username"]
         case (.loginResponse, _): ["expiresAt", "token", "user"]
         case (.person, _):

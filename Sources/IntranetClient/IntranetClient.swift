@@ -46,6 +46,9 @@ public struct IntranetClient: Sendable {
     public let searchRepository: SearchRepository
     /// Imports from other systems, for admins (`/imports/…`).
     public let imports: ImportsRepository
+    /// Acknowledgements ("I have read and understood", queued while offline) and the editors'
+    /// reach reports; ``acknowledge(_:)`` is the short way to one.
+    public let acknowledgements: AcknowledgementsRepository
 
     /// Creates a client talking to a server over `URLSession`.
     ///
@@ -132,6 +135,18 @@ public struct IntranetClient: Sendable {
         people = PeopleRepository(client: client)
         searchRepository = SearchRepository(client: client)
         imports = ImportsRepository(client: client)
+        acknowledgements = AcknowledgementsRepository(client: client, announcements: announcements)
+    }
+
+    /// Acknowledges announcement `id` for the signed-in user: confirmed by the server, or, with
+    /// a response store and no server to reach, queued and sent later
+    /// (``AcknowledgementsRepository``).
+    ///
+    /// - Throws: a `RepositoryError`: `notFound` when the user may not read it, `conflict` when
+    ///   it asks for no acknowledgement.
+    @discardableResult
+    public func acknowledge(_ id: Int) async throws -> AcknowledgementsRepository.Outcome {
+        try await acknowledgements.acknowledge(id)
     }
 
     /// Searches people and announcements (`GET /search`): the best people, then the best

@@ -120,7 +120,7 @@ func makeServer(
         server: .http1(configuration: .init(additionalChannelHandlers: answersEarly ? [
             PublicAnswerHandler(
                 cache: dependencies.cache, sessions: dependencies.accounts, now: configuration.now, recorder: recorder,
-                logger: logger)
+                opens: dependencies.opens, logger: logger)
         ] : [])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: dependencies.services,

@@ -31,8 +31,16 @@ func buildRouter(
     let limit = configuration.maxBodySize
     AnnouncementController(
         repository: dependencies.announcements, cache: dependencies.cache, sanitizer: dependencies.sanitizer, maxBodySize: limit,
-        now: dependencies.configuration.now)
+        now: dependencies.configuration.now, acknowledgements: dependencies.acknowledgements, opens: dependencies.opens)
         .addRoutes(to: &apiRoutes)
+    let acknowledgements = AcknowledgementController(
+        repository: dependencies.announcements, store: dependencies.acknowledgements,
+        reporter: ReachReporter(database: dependencies.database.database, opens: dependencies.opens, now: configuration.now),
+        now: configuration.now)
+    acknowledgements.addRoutes(to: &apiRoutes)
+    // The reach report negotiates its own format (CSV besides the API's): outside the versioned group.
+    var reachRoutes = RouteBook<AppRequestContext>()
+    acknowledgements.addReachRoutes(to: &reachRoutes)
     SessionController(auth: dependencies.auth, people: dependencies.people, maxBodySize: limit).addRoutes(to: &apiRoutes)
     UserController(accounts: dependencies.accounts, hasher: dependencies.hasher, maxBodySize: limit).addRoutes(to: &apiRoutes)
     PersonController(repository: dependencies.people, cache: dependencies.cache, maxBodySize: limit).addRoutes(to: &apiRoutes)
@@ -51,14 +59,14 @@ func buildRouter(
         repository: dependencies.announcements, people: dependencies.people, accounts: dependencies.accounts, auth: dependencies.auth,
         hasher: dependencies.hasher, cache: dependencies.cache, templates: dependencies.templates, sanitizer: dependencies.sanitizer,
         maxBodySize: limit, secureCookies: configuration.secureCookies, search: search, timeZone: configuration.timeZone,
-        now: configuration.now)
+        now: configuration.now, acknowledging: acknowledgements, opens: dependencies.opens)
     web.addRoutes(to: &webRoutes)
     let pages = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     webRoutes.register(on: pages)
 
     // Routes are named by their template wherever an exchange is recorded: the API's first,
     // then the pages'.
-    let books = [serviceRoutes, apiRoutes]
+    let books = [serviceRoutes, apiRoutes, reachRoutes]
     let named = books + [webRoutes]
     var recorder = dependencies.recorder
     recorder.route = { path in named.lazy.compactMap { $0.template(servingRequestPath: path) }.first ?? "unmatched" }
@@ -77,6 +85,7 @@ func buildRouter(
     }
     router.add(middleware: AuthMiddleware(auth: dependencies.auth, allowsAnonymousReading: configuration.allowsAnonymousReading))
     serviceRoutes.register(on: router)
+    reachRoutes.register(on: router)
     apiRoutes.register(on: router.group().add(middleware: VersionMiddleware(maxBodySize: limit)))
-    return (router, serviceRoutes.routes + apiRoutes.routes, recorder)
+    return (router, serviceRoutes.routes + apiRoutes.routes + reachRoutes.routes, recorder)
 }

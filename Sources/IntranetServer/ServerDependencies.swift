@@ -27,6 +27,10 @@ struct ServerDependencies {
     /// On PostgreSQL, what keeps this instance's memory right.
     let changeFeed: ChangeFeed?
     let peopleSearch: PeopleSearchIndex
+    /// Readers' acknowledgements.
+    let acknowledgements: AcknowledgementStore
+    /// Counts distinct readers who opened each announcement.
+    let opens: OpenCounter
     /// What runs beside the HTTP server, stopped in reverse order (the database last).
     let services: [any Service]
 
@@ -72,6 +76,9 @@ struct ServerDependencies {
         }
         peopleSearch = PeopleSearchIndex(database: database.database, changes: changes, logger: logger, work: database.backgroundWork)
         services.append(peopleSearch)
+        opens = OpenCounter(database: database.database, changes: changes, work: database.backgroundWork, logger: logger)
+        services.append(opens)
+        acknowledgements = AcknowledgementStore(database: database.database, changes: changes, now: configuration.now)
         self.services = services
         announcements = FluentAnnouncementRepository(database: database.database, changes: changes, now: configuration.now)
         people = FluentPersonRepository(database: database.database, changes: changes, now: configuration.now, searchIndex: peopleSearch)

@@ -120,7 +120,15 @@ extension ChangePipelineTests {
     /// Signing in and reserving an import's progress id write nothing anything remembered
     /// depends on, so they change no domain.
     static let routeWrites: KeyValuePairs<String, RouteWrite> = [
-        "POST /announcements": RouteWrite(changes: .announcements, run: writes[0].run),
+        "POST /announcements": RouteWrite(changes: .announcements) { client in
+            // Asking for acknowledgements, for the acknowledgement below (the seed holds six).
+            let created = try await client.send(.post, "/announcements", json: #"{"title":"New","acknowledgement":{"required":true}}"#)
+            try expect(.created, created)
+            try #require(try created.object()["id"] as? Int == 7)
+        },
+        "PUT /announcements/{id}/acknowledgement": RouteWrite(changes: .acknowledgements) { client in
+            try expect(.ok, try await client.send(.put, "/announcements/7/acknowledgement", as: .reader))
+        },
         "PUT /announcements/{id}": RouteWrite(changes: .announcements) { client in
             try expect(.ok, try await client.send(.put, "/announcements/2", json: #"{"title":"Replaced"}"#))
         },

@@ -9,9 +9,11 @@ import Testing
 /// properties a write does not send keeping their values.
 @Suite("Publishing: drafts, status lists, shapes")
 struct PublishingTests {
-    static let v3ListKeys: Set<String> = ["id", "title", "createdAt", "updatedAt", "status", "publishAt", "expiresAt", "pinned", "pinnedUntil", "important"]
+    static let v3ListKeys: Set<String> = [
+        "id", "title", "createdAt", "updatedAt", "status", "publishAt", "expiresAt", "pinned", "pinnedUntil", "important", "acknowledgement",
+    ]
     static let v2DetailKeys: Set<String> = ["id", "title", "body", "createdAt", "updatedAt"]
-    static let publishingKeys: Set<String> = ["status", "publishAt", "expiresAt", "pinned", "pinnedUntil", "important"]
+    static let publishingKeys: Set<String> = ["status", "publishAt", "expiresAt", "pinned", "pinnedUntil", "important", "acknowledgement"]
 
     @Test("a draft is seen by editors and admins only: 404 to readers and signed out in every version, absent from their lists, totals and pages", arguments: TestStorage.all)
     func drafts(storage: TestStorage) async throws {
@@ -138,7 +140,8 @@ struct PublishingTests {
         try await withTestServer(storage) { _, client in
             let id = try await client.createAnnouncement("""
                 {"title":"Everything set","status":"draft","publishAt":"2030-06-01T10:00:00+02:00","expiresAt":"2031-01-01T00:00:00Z",\
-                "pinned":true,"pinnedUntil":"2030-07-01T00:00:00Z","important":true,"audience":{"departments":["IT"],"teams":[]}}
+                "pinned":true,"pinnedUntil":"2030-07-01T00:00:00Z","important":true,"audience":{"departments":["IT"],"teams":[]},\
+                "acknowledgement":{"required":true,"dueAt":"2030-06-02T00:00:00Z"}}
                 """)
             func publishing() async throws -> [String: String] {
                 let detail = try await client.send(.get, "/announcements/\(id)", as: .editor).object()
@@ -154,6 +157,7 @@ struct PublishingTests {
                 "status": #""draft""#, "publishAt": #""2030-06-01T08:00:00.000Z""#, "expiresAt": #""2031-01-01T00:00:00.000Z""#,
                 "pinned": "true", "pinnedUntil": #""2030-07-01T00:00:00.000Z""#, "important": "true",
                 "audience": #"{"departments":["IT"],"teams":[]}"#,
+                "acknowledgement": #"{"acknowledgedAt":null,"dueAt":"2030-06-02T00:00:00.000Z","required":true,"round":1}"#,
             ])
             #expect(try await client.send(.patch, "/announcements/\(id)", json: #"{"title":"Renamed"}"#).status == .ok)
             #expect(try await publishing() == original, "PATCH of the title")

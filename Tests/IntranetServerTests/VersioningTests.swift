@@ -14,7 +14,7 @@ struct VersioningTests {
             #expect(response.headers[.apiVersion] == "3.0")
             #expect(
                 Set(try response.objects().first?.keys ?? [:].keys)
-                    == ["id", "title", "createdAt", "updatedAt", "status", "publishAt", "expiresAt", "pinned", "pinnedUntil", "important"])
+                    == ["id", "title", "createdAt", "updatedAt", "status", "publishAt", "expiresAt", "pinned", "pinnedUntil", "important", "acknowledgement"])
         }
     }
 

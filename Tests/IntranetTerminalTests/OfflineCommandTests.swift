@@ -37,7 +37,7 @@ struct OfflineCommandTests {
 
             let json = try await BuiltBinary.run(["announcements", "--server", url, "--offline", "--output", "json"], environment: environment)
             #expect(json.status == 0)
-            #expect(json.output.hasPrefix("[{\"createdAt\":"), "the kept raw answer: \(json.output.prefix(80))")
+            #expect(json.output.hasPrefix("[{\"acknowledgement\":null,\"createdAt\":"), "the kept raw answer: \(json.output.prefix(80))")
             #expect(json.output.contains("\"id\":1,"), "the kept raw answer: \(json.output.prefix(80))")
 
             let never = try await BuiltBinary.run(["announcements", "show", "3", "--server", url, "--offline"], environment: environment)

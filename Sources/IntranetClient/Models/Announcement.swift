@@ -28,12 +28,17 @@ public struct Announcement: Codable, Sendable, Equatable, Identifiable {
     public var audience: AnnouncementAudience?
     /// The Markdown the body was made from, in an editor's 3.0 detail (`nil` for HTML).
     public var markdown: String?
+    /// Whether readers are asked to acknowledge it, by when, and when the signed-in user did
+    /// (3.0; `nil` when it asks nothing).
+    public var acknowledgement: AnnouncementAcknowledgement?
 
     /// Creates an announcement.
     public init(
         id: Int, title: String, body: String?, createdAt: Date? = nil, updatedAt: Date? = nil,
-        readers: AnnouncementReaders? = nil, publishing: AnnouncementV3.Publishing? = nil, audience: AnnouncementAudience? = nil
+        readers: AnnouncementReaders? = nil, publishing: AnnouncementV3.Publishing? = nil, audience: AnnouncementAudience? = nil,
+        acknowledgement: AnnouncementAcknowledgement? = nil
     ) {
+        self.acknowledgement = acknowledgement
         self.id = id
         self.title = title
         self.body = body
@@ -60,7 +65,7 @@ public struct Announcement: Codable, Sendable, Equatable, Identifiable {
 
     private enum CodingKeys: String, CodingKey {
         case id, title, body, createdAt, updatedAt, readers, audience, markdown
-        case status, publishAt, expiresAt, pinned, pinnedUntil, important
+        case status, publishAt, expiresAt, pinned, pinnedUntil, important, acknowledgement
     }
 
     /// Decodes any version's detail; `"readers": null` is `AnnouncementReaders.everyone`,
@@ -77,6 +82,7 @@ public struct Announcement: Codable, Sendable, Equatable, Identifiable {
         audience = try container.decodeIfPresent(AnnouncementAudience.self, forKey: .audience)
         markdown = try container.decodeIfPresent(String.self, forKey: .markdown)
         publishing = try Self.publishing(in: container)
+        acknowledgement = try container.decodeIfPresent(AnnouncementAcknowledgement.self, forKey: .acknowledgement)
     }
 
     /// The publishing properties of a 3.0 object (`status` present), else `nil`.
@@ -115,6 +121,7 @@ public struct Announcement: Codable, Sendable, Equatable, Identifiable {
             try container.encode(publishing.pinned, forKey: .pinned)
             try container.encode(publishing.pinnedUntil, forKey: .pinnedUntil)
             try container.encode(publishing.important, forKey: .important)
+            try container.encode(acknowledgement, forKey: .acknowledgement)
         }
     }
 }

@@ -43,6 +43,9 @@ public struct AnnouncementPatch: Encodable, Sendable, Equatable {
     /// A new body written as Markdown (the server makes the HTML and keeps the source), instead
     /// of `body`; absent to keep the body.
     public var markdown: RequiredPatchField<String> = .absent
+    /// Ask readers to acknowledge it (`required: false` stops asking, `newRound: true` asks
+    /// everyone again), or absent to keep what is asked.
+    public var acknowledgement: RequiredPatchField<AcknowledgementSetting> = .absent
 
     /// Creates a patch.
     ///
@@ -75,7 +78,7 @@ public struct AnnouncementPatch: Encodable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case title, body, readers, status, publishAt, expiresAt, pinned, pinnedUntil, important, audience, markdown
+        case title, body, readers, status, publishAt, expiresAt, pinned, pinnedUntil, important, audience, markdown, acknowledgement
     }
 
     /// Writes only the fields the patch mentions.
@@ -92,5 +95,6 @@ public struct AnnouncementPatch: Encodable, Sendable, Equatable {
         try container.encode(important, forKey: .important)
         try container.encode(audience, forKey: .audience)
         try container.encode(markdown, forKey: .markdown)
+        try container.encode(acknowledgement, forKey: .acknowledgement)
     }
 }

@@ -50,6 +50,9 @@ public struct AnnouncementSummary: Decodable, Sendable, Equatable, Identifiable 
     public var createdAt: Date?
     /// Status, times, pin and importance (3.0 lists; `nil` before).
     public var publishing: AnnouncementV3.Publishing?
+    /// Whether readers are asked to acknowledge it, and by when (3.0 lists; `nil` when it asks
+    /// nothing). Whether *you* did is on the detail and in ``AcknowledgementsRepository/pending(page:pageSize:)``.
+    public var acknowledgement: AcknowledgementRequirement?
 
     /// Whether it is pinned (the list puts it first); `false` under versions before 3.0.
     public var isPinned: Bool { publishing?.pinned ?? false }
@@ -64,16 +67,21 @@ public struct AnnouncementSummary: Decodable, Sendable, Equatable, Identifiable 
     ///   - body: what the list carried of the body (nothing by default, as under 2.0).
     ///   - createdAt: when it was created (3.0).
     ///   - publishing: how it is published (3.0).
-    public init(id: Int, title: String, body: Body = .notIncluded, createdAt: Date? = nil, publishing: AnnouncementV3.Publishing? = nil) {
+    ///   - acknowledgement: whether readers are asked to acknowledge it (3.0).
+    public init(
+        id: Int, title: String, body: Body = .notIncluded, createdAt: Date? = nil, publishing: AnnouncementV3.Publishing? = nil,
+        acknowledgement: AcknowledgementRequirement? = nil
+    ) {
         self.id = id
         self.title = title
         self.body = body
         self.createdAt = createdAt
         self.publishing = publishing
+        self.acknowledgement = acknowledgement
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, title, body, createdAt, status, publishAt, expiresAt, pinned, pinnedUntil, important
+        case id, title, body, createdAt, status, publishAt, expiresAt, pinned, pinnedUntil, important, acknowledgement
     }
 
     /// Decodes a list item of any version: a `body` key (even `null`) means the list carried it.
@@ -84,5 +92,6 @@ public struct AnnouncementSummary: Decodable, Sendable, Equatable, Identifiable 
         body = try Body(from: container, forKey: .body)
         createdAt = try container.decodeIfPresent(Date.self, forKey: .createdAt)
         publishing = try Announcement.publishing(in: container, keys: (.status, .publishAt, .expiresAt, .pinned, .pinnedUntil, .important))
+        acknowledgement = try container.decodeIfPresent(AcknowledgementRequirement.self, forKey: .acknowledgement)
     }
 }

@@ -6,6 +6,9 @@ struct CachedResponse: Sendable {
     var body: ByteBuffer
     var etag: String
     var headers: HTTPFields
+    /// Whether it is an announcement's 3.0 detail that asks readers for an acknowledgement: a
+    /// signed-in reader then gets their own answer (with when they acknowledged) instead.
+    var asksAcknowledgement = false
 }
 
 /// The part of a web page that depends only on what its reader may see: its title and its main
@@ -14,6 +17,9 @@ struct CachedResponse: Sendable {
 struct PageFragment: Sendable {
     var title: String
     var main: String
+    /// What the announcement of an announcement's page asks of its readers, when it asks them
+    /// to acknowledge it: each reader's page then shows their own section.
+    var acknowledgement: AcknowledgementRule?
 
     /// The bytes it holds, counted against the cache's budget.
     var size: Int { title.utf8.count + main.utf8.count }

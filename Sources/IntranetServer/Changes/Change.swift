@@ -10,6 +10,8 @@ struct Change: Sendable, Equatable {
         case person(id: Int, Action)
         /// An account, or its sessions: what this instance remembers of it must be read again.
         case account(id: Int, Action)
+        /// A reader's acknowledgement of an announcement (the announcement itself is unchanged).
+        case acknowledgement(announcementID: Int, userID: Int)
     }
 
     /// What happened to a subject.

@@ -8,6 +8,9 @@ enum ChangeDomain: Int, CaseIterable, Sendable, CustomStringConvertible {
     case people = 1
     /// Accounts and their sessions.
     case accounts = 2
+    /// Readers' acknowledgements of announcements (what each reader's own answers and the
+    /// editors' reach reports show; the announcements themselves do not change).
+    case acknowledgements = 3
 
     /// The name the change feed's triggers send (`<schema>:<name>`).
     var name: String {
@@ -15,6 +18,7 @@ enum ChangeDomain: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .announcements: "announcements"
         case .people: "people"
         case .accounts: "accounts"
+        case .acknowledgements: "acknowledgements"
         }
     }
 
@@ -45,7 +49,8 @@ struct ChangeDomains: OptionSet, Sendable, Hashable, CustomStringConvertible {
     static let announcements = Self(.announcements)
     static let people = Self(.people)
     static let accounts = Self(.accounts)
-    static let all: Self = [.announcements, .people, .accounts]
+    static let acknowledgements = Self(.acknowledgements)
+    static let all: Self = [.announcements, .people, .accounts, .acknowledgements]
 
     /// The domains in the set, in declaration order.
     var members: [ChangeDomain] { ChangeDomain.allCases.filter { contains(Self($0)) } }

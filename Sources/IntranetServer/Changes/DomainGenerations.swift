@@ -6,6 +6,7 @@ struct DomainGenerations: Sendable, Equatable {
     private var announcements: UInt64 = 0
     private var people: UInt64 = 0
     private var accounts: UInt64 = 0
+    private var acknowledgements: UInt64 = 0
 
     /// The counter of one domain.
     subscript(domain: ChangeDomain) -> UInt64 {
@@ -14,6 +15,7 @@ struct DomainGenerations: Sendable, Equatable {
             case .announcements: announcements
             case .people: people
             case .accounts: accounts
+            case .acknowledgements: acknowledgements
             }
         }
         set {
@@ -21,6 +23,7 @@ struct DomainGenerations: Sendable, Equatable {
             case .announcements: announcements = newValue
             case .people: people = newValue
             case .accounts: accounts = newValue
+            case .acknowledgements: acknowledgements = newValue
             }
         }
     }

@@ -16,6 +16,10 @@ struct AnnouncementController: Sendable {
     let maxBodySize: Int
     /// The clock publication, expiry and pins are read against (the repository's).
     var now: @Sendable () -> Date = { Date() }
+    /// Readers' acknowledgements: each reader's own on the 3.0 detail, and `?pending=true`.
+    var acknowledgements: AcknowledgementStore?
+    /// Where signed-in readers' opens of a detail are counted.
+    var opens: OpenCounter?
 
     static let collectionPath = "/announcements"
 
@@ -33,6 +37,9 @@ struct AnnouncementController: Sendable {
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let rawQuery = request.uri.query ?? ""
         var query = try ListQuery.parse(rawQuery)
+        if query.isPending {
+            return try await pending(query, request: request, context: context)
+        }
         if query.request.listing != .live {
             // Drafts, scheduled and expired posts are for those who may publish them.
             _ = try context.requireRole(.editor)
@@ -62,6 +69,61 @@ struct AnnouncementController: Sendable {
             let now = now()
             guard let announcement = try await repository.find(id: id, visibility: visibility) else { throw APIError.notFound() }
             return try AnnouncementRepresentation.detail(announcement, as: representation, showsReaders: visibility == .everything, at: now)
+        }
+        if let user = context.user {
+            opens?.noteOpen(of: id, by: user.id)
+            if entry.asksAcknowledgement, representation.version >= .v3_0, let acknowledgements {
+                return try await personalDetail(key, id: id, user: user, view: view, as: representation, acknowledgements: acknowledgements)
+                    .response(for: request)
+            }
+        }
+        return entry.response(for: request)
+    }
+
+    /// The 3.0 detail of an announcement that asks for acknowledgement, with when `user`
+    /// acknowledged the current round: kept per reader (until an acknowledgement or a change
+    /// of announcements), tagged apart from the shared one, and `Vary: Authorization` so that
+    /// no shared cache keeps it.
+    private func personalDetail(
+        _ key: String, id: Int, user: User, view: ResponseCache.View, as representation: Representation, acknowledgements: AcknowledgementStore
+    ) async throws -> CachedResponse {
+        try await cache.answer(for: "\(key)|ack|\(user.id)", dependsOn: [.announcements, .acknowledgements], keyedBy: view) {
+            let now = now()
+            guard let announcement = try await repository.find(id: id, visibility: view.visibility) else { throw APIError.notFound() }
+            let given = try await acknowledgements.acknowledgedAt(id, round: announcement.acknowledgement.round, by: user.id)
+            var entry = try AnnouncementRepresentation.detail(
+                announcement, as: representation, showsReaders: view.visibility == .everything, at: now, acknowledgedAt: given)
+            entry.headers[.cacheControl] = "private, no-cache"
+            entry.headers[.vary] = Self.personalVary
+            return entry
+        }
+    }
+
+    /// `Vary` of the answers that are one reader's own: never kept by a shared cache, nor by
+    /// the server's early answers (which keep only answers varying on the headers they key on).
+    static let personalVary = VersionMiddleware.vary + ", Authorization, Cookie"
+
+    /// The posts waiting for the signed-in reader's acknowledgement (`?pending=true`), earliest
+    /// due date first: the reader's own list, kept per reader until an acknowledgement or a
+    /// change of announcements or people (who is in an audience).
+    private func pending(_ query: ListQuery, request: Request, context: AppRequestContext) async throws -> Response {
+        guard let user = context.user else { throw AuthService.unauthorized("Sign in to see what waits for your acknowledgement.") }
+        guard query.request.listing == .live else {
+            throw APIError.badRequest("Query parameter 'pending' lists published announcements: it cannot be combined with 'status'.")
+        }
+        guard let acknowledgements else { throw APIError.notFound() }
+        let representation = try Representation(request, context: context, primary: .announcementSummary)
+        let view = try await cache.view(for: user)
+        let key = "pending|\(user.id)|\(representation.version.rawValue)|\(representation.cacheKey)|\(request.uri.query ?? "")"
+        let slice = query.request
+        let entry = try await cache.answer(for: key, dependsOn: [.announcements, .people, .acknowledgements], keyedBy: view) {
+            let now = now()
+            let (items, total) = try await acknowledgements.pending(for: user.id, offset: slice.offset, limit: slice.limit)
+            let links = PageLinks(query: query, path: Self.collectionPath, total: total)
+            var fresh = try AnnouncementRepresentation.list(items, as: representation, links: links, at: now)
+            fresh.headers[.cacheControl] = "private, no-cache"
+            fresh.headers[.vary] = Self.personalVary
+            return fresh
         }
         return entry.response(for: request)
     }

@@ -8,8 +8,12 @@ import NIOCore
 enum AnnouncementRepresentation {
     /// The detail of the negotiated version as shown at `now`; from 2.0 on, editors and admins
     /// also see `readers` (and from 3.0, `audience`).
+    ///
+    /// In 3.0, `acknowledgedAt` is when the reader asking acknowledged the current round: such an
+    /// answer is theirs alone, and its tag says so (`a` and the instant in milliseconds).
     static func detail(
-        _ announcement: StoredAnnouncement, as representation: Representation, showsReaders: Bool, at now: Date
+        _ announcement: StoredAnnouncement, as representation: Representation, showsReaders: Bool, at now: Date,
+        acknowledgedAt: Date? = nil
     ) throws -> CachedResponse {
         let body: ByteBuffer
         switch representation.version {
@@ -20,20 +24,23 @@ enum AnnouncementRepresentation {
         case .v2_0:
             body = try representation.encode(AnnouncementV2.Detail(announcement))
         case .v3_0:
-            body = try representation.encode(AnnouncementV3.Detail(announcement, showsReaders: showsReaders, at: now))
+            body = try representation.encode(
+                AnnouncementV3.Detail(announcement, showsReaders: showsReaders, at: now, acknowledgedAt: acknowledgedAt))
         }
+        let acknowledged = acknowledgedAt.map { "a\(Int64(($0.timeIntervalSince1970 * 1000).rounded()))" } ?? ""
+        let isV3 = representation.version >= .v3_0
         let etag = EntityTag.forAnnouncement(
             id: announcement.id, revision: announcement.revision, version: representation.version,
             showsReaders: showsReaders && representation.version >= .v2_0,
-            pinEnded: representation.version >= .v3_0 && announcement.publishing.pinned && !announcement.isPinned(at: now),
-            suffix: representation.tagSuffix)
+            pinEnded: isV3 && announcement.publishing.pinned && !announcement.isPinned(at: now),
+            suffix: acknowledged + representation.tagSuffix)
         let headers: HTTPFields = [
             .contentType: representation.contentType,
             .eTag: etag,
             .apiVersion: representation.version.rawValue,
             .vary: VersionMiddleware.vary,
         ]
-        return CachedResponse(body: body, etag: etag, headers: headers)
+        return CachedResponse(body: body, etag: etag, headers: headers, asksAcknowledgement: isV3 && announcement.acknowledgement.required)
     }
 
     static func list(
@@ -110,16 +117,17 @@ extension AnnouncementV3.ListItem {
     init(_ announcement: StoredAnnouncement, at now: Date) {
         self.init(
             id: announcement.id, title: announcement.title, createdAt: announcement.createdAt, updatedAt: announcement.updatedAt,
-            publishing: announcement.shownPublishing(at: now))
+            publishing: announcement.shownPublishing(at: now), acknowledgement: announcement.acknowledgement.requirement)
     }
 }
 
 extension AnnouncementV3.Detail {
     /// The 3.0 detail as shown at `now`; with `showsReaders`, an editor's (`readers`, `audience`).
-    init(_ announcement: StoredAnnouncement, showsReaders: Bool, at now: Date) {
+    init(_ announcement: StoredAnnouncement, showsReaders: Bool, at now: Date, acknowledgedAt: Date? = nil) {
         self.init(
             id: announcement.id, title: announcement.title, body: announcement.body, createdAt: announcement.createdAt,
             updatedAt: announcement.updatedAt, publishing: announcement.shownPublishing(at: now),
+            acknowledgement: announcement.acknowledgement.shown(acknowledgedAt: acknowledgedAt),
             editorView: showsReaders
                 ? (announcement.readers.map(AnnouncementReaders.only) ?? .everyone, announcement.audience, announcement.markdown) : nil)
     }

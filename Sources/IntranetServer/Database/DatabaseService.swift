@@ -149,6 +149,7 @@ final class DatabaseService: Service, Sendable {
         migrations.add(AddAccounts())
         // Before the seed, which writes announcements with every column the model has.
         migrations.add(AddPublishing())
+        migrations.add(AddAcknowledgementColumns())
         if seeds {
             migrations.add(SeedSampleAnnouncements())
         }
@@ -162,6 +163,7 @@ final class DatabaseService: Service, Sendable {
         // After the sample announcements, which it indexes with the rest.
         migrations.add(AddAnnouncementSearch())
         migrations.add(AddPhoneToPeopleSearch())
+        migrations.add(AddAcknowledgements())
         if seeds {
             migrations.add(SeedSamplePeople())
         }

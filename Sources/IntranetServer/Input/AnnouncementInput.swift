@@ -5,7 +5,7 @@ import IntranetHTML
 /// Turns a parsed request body into announcement content, or a 422 naming every bad field
 /// (docs/api.md, "Validation"). Keys other than `title`, `body`, `readers` and the publishing
 /// properties (`status`, `publishAt`, `expiresAt`, `pinned`, `pinnedUntil`, `important`,
-/// `audience`) are ignored.
+/// `audience`, `acknowledgement`) are ignored.
 enum AnnouncementInput {
     /// The name used in field errors for the body as a whole.
     static let wholeBody = "$"
@@ -24,13 +24,15 @@ enum AnnouncementInput {
         let setsReaders = object["readers"] != nil
         let readers = readers(object["readers"], errors: &errors)
         let publishing = PublishingInput(object, errors: &errors)
+        let acknowledgement = AcknowledgementInput(object, errors: &errors)
         guard errors.isEmpty, let title else { throw APIError.validation(errors) }
         try checkWindow(publishing.applied(to: AnnouncementV3.Publishing()))
         return { current in
             AnnouncementContent(
                 title: title, body: body, readers: setsReaders ? readers : current?.readers,
                 publishing: publishing.applied(to: current?.publishing ?? AnnouncementV3.Publishing()),
-                audience: publishing.audience ?? current?.audience, markdown: markdown)
+                audience: publishing.audience ?? current?.audience, markdown: markdown,
+                acknowledgement: acknowledgement.applied(to: current?.acknowledgement))
         }
     }
 
@@ -48,6 +50,7 @@ enum AnnouncementInput {
         let setsReaders = object["readers"] != nil
         let readers = readers(object["readers"], errors: &errors)
         let publishing = PublishingInput(object, errors: &errors)
+        let acknowledgement = AcknowledgementInput(object, errors: &errors)
         guard errors.isEmpty else { throw APIError.validation(errors) }
         return { current in
             AnnouncementContent(
@@ -56,7 +59,8 @@ enum AnnouncementInput {
                 readers: setsReaders ? readers : current.readers,
                 publishing: publishing.applied(to: current.publishing),
                 audience: publishing.audience ?? current.audience,
-                markdown: setsBody ? markdown : current.markdown
+                markdown: setsBody ? markdown : current.markdown,
+                acknowledgement: acknowledgement.applied(to: current.acknowledgement)
             )
         }
     }

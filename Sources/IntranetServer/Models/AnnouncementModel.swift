@@ -63,6 +63,21 @@ final class AnnouncementModel: Model, @unchecked Sendable {
     @OptionalField(key: "body_markdown")
     var bodyMarkdown: String?
 
+    /// Whether readers are asked to acknowledge it.
+    @Field(key: "ack_required")
+    var ackRequired: Bool
+
+    @OptionalField(key: "ack_due_at")
+    var ackDueAt: Date?
+
+    /// The round asked for: 0 until it first asks, then one more for each new round.
+    @Field(key: "ack_round")
+    var ackRound: Int
+
+    /// Acknowledgements of the current round by accounts deleted since.
+    @Field(key: "ack_former")
+    var ackFormer: Int
+
     init() {}
 
     init(title: String, body: String?, createdAt: Date) {
@@ -76,5 +91,8 @@ final class AnnouncementModel: Model, @unchecked Sendable {
         self.status = AnnouncementStatus.published.rawValue
         self.pinned = false
         self.important = false
+        self.ackRequired = false
+        self.ackRound = 0
+        self.ackFormer = 0
     }
 }

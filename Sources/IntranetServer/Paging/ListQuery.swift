@@ -31,6 +31,9 @@ struct ListQuery: Sendable, Equatable {
             && lhs.rawParameters.elementsEqual(rhs.rawParameters, by: { $0 == $1 })
     }
 
+    /// Whether `pending=true` asks for the posts waiting for the reader's acknowledgement.
+    var isPending: Bool { extra["pending"] == "true" }
+
     /// The 1-based page this slice starts on.
     var page: Int { request.offset / request.limit + 1 }
 
@@ -50,7 +53,10 @@ struct ListQuery: Sendable, Equatable {
     ///
     /// - Throws: ``APIError`` 400 naming the offending parameter.
     static func parse(_ rawQuery: String) throws -> ListQuery {
-        var query = try parse(rawQuery, sorts: ListRequest.SortKey.allCases.map(\.rawValue), extraNames: ["status"], announcements: true)
+        var query = try parse(rawQuery, sorts: ListRequest.SortKey.allCases.map(\.rawValue), extraNames: ["status", "pending"], announcements: true)
+        if let pending = query.extra["pending"], pending != "true", pending != "false" {
+            throw APIError.badRequest("Query parameter 'pending' must be true or false.")
+        }
         if let status = query.extra["status"] {
             guard let listing = ListRequest.Listing(rawValue: status), listing != .live else {
                 throw APIError.badRequest("Query parameter 'status' must be draft, scheduled or expired.")

@@ -66,7 +66,8 @@ struct FluentAccountRepository: AccountRepository {
     }
 
     func deleteUser(id: Int) async throws {
-        // Reader lists lose the account, and a person linked to it loses the link.
+        // Reader lists lose the account, a person linked to it loses the link, and its
+        // acknowledgements go (counted as former employees').
         try await changes.write([.accounts, .announcements], on: database) { database, changed in
             guard let model = try await UserModel.find(id, on: database) else { throw APIError.notFound("No user has this id.") }
             if model.role == UserRole.admin.rawValue {
@@ -77,6 +78,9 @@ struct FluentAccountRepository: AccountRepository {
             }
             try await SessionModel.query(on: database).filter(\.$userID == id).delete()
             try await ReaderGrantModel.query(on: database).filter(\.$userID == id).delete()
+            if try await AcknowledgementStore.forget(userID: id, on: database) {
+                changed.domains.insert(.acknowledgements)
+            }
             try await model.delete(on: database)
             changed.subjects = [.account(id: id, .deleted)]
         }

@@ -110,6 +110,12 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
             try await ReaderGrantModel.query(on: database).filter(\.$announcementID == id).delete()
             try await AudienceModel.query(on: database).filter(\.$announcementID == id).delete()
             try await AnnouncementSearchIndex.remove(id: id, on: database)
+            // Acknowledgements are kept until the announcement goes, and go with it.
+            if try await AcknowledgementModel.query(on: database).filter(\.$announcementID == id).count() > 0 {
+                try await AcknowledgementModel.query(on: database).filter(\.$announcementID == id).delete()
+                changed.domains.insert(.acknowledgements)
+            }
+            try await OpenCounter.remove(announcementID: id, on: database)
             try await model.delete(on: database)
             changed.subjects = [.announcement(id: id, .deleted)]
         }
@@ -129,6 +135,12 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
         model.pinnedUntil = publishing.pinnedUntil
         model.important = publishing.important
         model.bodyMarkdown = content.markdown
+        let acknowledgement = content.acknowledgement
+        // A new round starts with no former employees' acknowledgements.
+        if acknowledgement.round != model.ackRound { model.ackFormer = 0 }
+        model.ackRequired = acknowledgement.required
+        model.ackDueAt = acknowledgement.dueAt
+        model.ackRound = acknowledgement.round
     }
 
     func ping() async throws {
@@ -254,7 +266,8 @@ extension StoredAnnouncement {
                 pinned: model.pinned, pinnedUntil: model.pinnedUntil, important: model.important),
             pinnedAt: model.pinnedAt,
             audience: audience,
-            markdown: model.bodyMarkdown
+            markdown: model.bodyMarkdown,
+            acknowledgement: AcknowledgementRule(required: model.ackRequired, dueAt: model.ackDueAt, round: model.ackRound)
         )
     }
 }

@@ -20,6 +20,8 @@ struct StoredAnnouncement: Sendable, Equatable {
     var audience: AnnouncementAudience?
     /// The Markdown its body was made from, when written in Markdown.
     var markdown: String?
+    /// Whether it asks readers to acknowledge it, by when, and in which round.
+    var acknowledgement = AcknowledgementRule()
 
     /// Whether only some may read it (named readers or an audience); editors and admins always
     /// may.
@@ -56,6 +58,28 @@ struct AnnouncementContent: Sendable, Equatable {
     var audience: AnnouncementAudience?
     /// The Markdown source of the body, when written in Markdown.
     var markdown: String?
+    /// Whether it asks readers to acknowledge it (the round already moved on for a new one).
+    var acknowledgement = AcknowledgementRule()
+}
+
+/// What an announcement asks of its readers: to acknowledge it (by a due date), in a round that
+/// moves on when the editor asks everyone again.
+struct AcknowledgementRule: Sendable, Equatable {
+    var required = false
+    var dueAt: Date?
+    /// 0 until it first asks; kept while it asks nothing, so asking again counts what was given.
+    var round = 0
+
+    /// How version 3.0 lists show it: `nil` when nothing is asked.
+    var requirement: AcknowledgementRequirement? {
+        required ? AcknowledgementRequirement(dueAt: dueAt, round: round) : nil
+    }
+
+    /// How version 3.0 details show it to a reader who acknowledged the round at
+    /// `acknowledgedAt` (`nil`: not, or signed out).
+    func shown(acknowledgedAt: Date?) -> AnnouncementAcknowledgement? {
+        required ? AnnouncementAcknowledgement(dueAt: dueAt, round: round, acknowledgedAt: acknowledgedAt) : nil
+    }
 }
 
 /// Which announcements a caller may see. Whatever it is, readers and signed-out callers see

@@ -83,13 +83,18 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// answer, so no later request may be answered here.
     private var isClosing = false
     private var dates = HTTPDateClock()
+    /// Where a signed-in reader's open of an announcement answered here is counted, as the
+    /// application counts the ones it answers.
+    private let opens: OpenCounter?
     private var requestIDs = RequestIdentifiers()
 
     init(
         cache: ResponseCache, sessions: SessionRememberingAccountRepository? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }, recorder: ExchangeRecorder = ExchangeRecorder(), logger: Logger
+        now: @escaping @Sendable () -> Date = { Date() }, recorder: ExchangeRecorder = ExchangeRecorder(), opens: OpenCounter? = nil,
+        logger: Logger
     ) {
         self.recorder = recorder
+        self.opens = opens
         self.cache = cache
         self.sessions = sessions
         self.now = now
@@ -190,6 +195,11 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let page = answer.personalized(name: user.displayName, csrf: WebCookies.csrfToken(forSession: token), ifNoneMatch: key.ifNoneMatch)
         {
             (head, body) = page
+        }
+        if let user, let opens, head.status == .ok || head.status == .notModified,
+            let announcement = OpenCounter.announcementID(inTarget: key.target)
+        {
+            opens.noteOpen(of: announcement, by: user.id)
         }
         let id = RequestIdentifiers.proxied(request.headerFields[.requestID]) ?? requestIDs.next()
         head.headerFields[.requestID] = id

@@ -80,15 +80,23 @@ extension WebController {
         let identity = try await self.identity(request)
         let id = try AnnouncementController.announcementID(context)
         let view = try await cache.view(for: identity.user)
-        return try await page("web|detail|\(view.key)|\(id)", reads: .announcements, view: view, identity: identity, request: request) {
+        let key = "web|detail|\(view.key)|\(id)"
+        let build = { () async throws -> PageFragment in
             let now = now()
             guard let item = try await repository.find(id: id, visibility: view.visibility) else {
                 throw APIError.notFound("There is no announcement at this address, or it is not shown to you.")
             }
             var page = WebPages.announcement(item, sanitizer: sanitizer, at: now, zone: timeZone)
             page["canEdit"] = (identity.user?.role ?? .reader) >= .editor
-            return PageFragment(title: item.title, main: templates.renderMain("announcement", page))
+            let rule = item.acknowledgement
+            return PageFragment(title: item.title, main: templates.renderMain("announcement", page), acknowledgement: rule.required ? rule : nil)
         }
+        let fragment = try await cache.fragment(for: "web|main|" + key, dependsOn: .announcements, keyedBy: view, build: build)
+        if let user = identity.user { opens?.noteOpen(of: id, by: user.id) }
+        if let rule = fragment.acknowledgement {
+            return try await acknowledgementPage(fragment, id: id, identity: identity, rule: rule)
+        }
+        return try await page(key, reads: .announcements, view: view, identity: identity, request: request, build: build)
     }
 
     @Sendable func stylesheet(_ request: Request, context: AppRequestContext) async throws -> Response {

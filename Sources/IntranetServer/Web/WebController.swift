@@ -31,6 +31,10 @@ struct WebController: Sendable {
     var timeZone = TimeZone(identifier: "UTC")!
     /// The clock publication and expiry are shown against.
     var now: @Sendable () -> Date = { Date() }
+    /// Acknowledgements: the button, the reader's list, the editors' reach page.
+    var acknowledging: AcknowledgementController?
+    /// Where signed-in readers' opens of an announcement's page are counted.
+    var opens: OpenCounter?
 
     func addRoutes(to routes: inout RouteBook<AppRequestContext>) {
         routes.add(.get, "/", Self.page(home))
@@ -43,6 +47,10 @@ struct WebController: Sendable {
         routes.add(.post, "/announcements/{id}", Self.page(update))
         routes.add(.get, "/announcements/{id}/edit", Self.page(editForm))
         routes.add(.get, "/announcements/{id}/delete", Self.page(confirmDelete))
+        routes.add(.post, "/announcements/{id}/acknowledgement", Self.page(acknowledge))
+        routes.add(.get, "/announcements/{id}/reach", Self.page(reachPage))
+        routes.add(.get, "/announcements/{id}/reach.csv", Self.page(reachCSV))
+        routes.add(.get, "/acknowledgements", Self.page(pendingPage))
         routes.add(.post, "/announcements/{id}/delete", Self.page(delete))
         routes.add(.get, "/people", Self.page(directory))
         routes.add(.get, "/people/{id}", Self.page(personCard))

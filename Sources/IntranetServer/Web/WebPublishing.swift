@@ -38,7 +38,24 @@ enum WebPublishingForm {
                 "teams": .array(teams.map { Int($0).map { .number(Double($0)) } ?? .string($0) }),
             ])
         }
+        if form["acknowledgementFields"] != nil {
+            object["acknowledgement"] = acknowledgementJSON(form, zone: zone)
+        }
         return object
+    }
+
+    /// The acknowledgement part of the form: `null` unless *Readers must confirm* is ticked;
+    /// the due date read like the other times.
+    private static func acknowledgementJSON(_ form: [String: String], zone: TimeZone) -> JSONValue {
+        guard form["ackRequired"] != nil else { return .null }
+        var asked: [String: JSONValue] = ["required": .bool(true), "newRound": .bool(form["ackNewRound"] != nil)]
+        let due = (form["ackDueAt"] ?? "").trimmingCharacters(in: .whitespaces)
+        if due.isEmpty {
+            asked["dueAt"] = .null
+        } else {
+            asked["dueAt"] = .string(LocalDateTime.parse(due, in: zone).map(IntranetJSON.format) ?? due)
+        }
+        return .object(asked)
     }
 
     /// The form's values for an announcement (or a new one) at `now` (a pin that ended is shown
@@ -58,7 +75,13 @@ enum WebPublishingForm {
             "zoneName": zoneName(zone),
             // New announcements are written in Markdown unless the editor chooses HTML.
             "isMarkdown": item.map { $0.markdown != nil } ?? true,
+            "ackRequiredChecked": item?.acknowledgement.required ?? false,
+            "ackDueAt": field(item?.acknowledgement.dueAt, zone: zone),
         ]
+        if let round = item?.acknowledgement.round, round > 0 {
+            values["ackRound"] = round
+            values["ackNextRound"] = round + 1
+        }
         values["isPublished"] = !(values["isDraft"] as? Bool ?? false)
         return values
     }
@@ -74,6 +97,7 @@ enum WebPublishingForm {
             "pinnedUntil": field(form["pinnedUntil"], zone: zone), "departmentsValue": form["departments"] ?? "",
             "editorsOnlyChecked": form["editorsOnly"] != nil,
             "teamsValue": form["teams"] ?? "", "zoneName": zoneName(zone), "isMarkdown": form["format"] == "markdown",
+            "ackRequiredChecked": form["ackRequired"] != nil, "ackDueAt": field(form["ackDueAt"], zone: zone),
         ]
     }
 
@@ -93,6 +117,7 @@ enum WebPublishingForm {
         }
         let namesNobody = item.readers.map(\.isEmpty) ?? true
         if let audience = item.audience, audience.isEmpty, namesNobody { display["emptyAudience"] = true }
+        if item.acknowledgement.required { display["asksAcknowledgement"] = true }
         if let audience = item.audience, !audience.isEmpty {
             display["audienceText"] =
                 (audience.departments + audience.teams.map { "team of person \($0)" }).joined(separator: ", ")

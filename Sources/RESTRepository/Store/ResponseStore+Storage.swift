@@ -119,16 +119,18 @@ extension ResponseStore {
         }
     }
 
-    /// Forgets every answer stored for one user (at sign-out).
+    /// Forgets every answer stored for one user, and the requests queued for them in the
+    /// outbox (at sign-out).
     ///
     /// - Parameter partition: the user's partition (see ``StoreKey/partition``).
     public func forget(partition: String) {
         withConnection(()) { db in
             try db.query("DELETE FROM responses WHERE partition = ?", [.text(partition)])
+            try db.query("DELETE FROM outbox WHERE partition = ?", [.text(partition)])
         }
     }
 
-    /// Forgets every stored answer.
+    /// Forgets every stored answer (the outbox stays: its requests were promised).
     public func removeAll() {
         withConnection(()) { db in
             try db.execute("DELETE FROM responses")
@@ -176,6 +178,7 @@ extension ResponseStore {
             CREATE INDEX IF NOT EXISTS responses_used ON responses (used_at);
             CREATE INDEX IF NOT EXISTS responses_path ON responses (scope, path);
             CREATE INDEX IF NOT EXISTS responses_partition ON responses (partition);
+            \(Self.outboxSchema)
             PRAGMA application_id = \(Self.applicationID);
             PRAGMA user_version = \(Self.schemaVersion);
             COMMIT;

@@ -109,6 +109,8 @@ final class StoreFile {
             (application, version, tables) = (row.integer(0), row.integer(1), row.integer(2))
         }
         if application == ResponseStore.applicationID && version == ResponseStore.schemaVersion {
+            // Added within version 1: a file made before it gains it.
+            try db.execute(ResponseStore.outboxSchema)
             return
         }
         guard application == 0, version == 0, tables == 0 else {

@@ -1,0 +1,78 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import IntranetAPI
+
+/// Serves acknowledgements: `PUT /announcements/{id}/acknowledgement` for readers, and
+/// `GET /announcements/{id}/reach` (JSON, Spearal or CSV) for editors and admins. The pending
+/// list is the announcement list's (`?pending=true`, ``AnnouncementController``).
+struct AcknowledgementController: Sendable {
+    let repository: any AnnouncementRepository
+    let store: AcknowledgementStore
+    let reporter: ReachReporter
+    var now: @Sendable () -> Date = { Date() }
+
+    static let acknowledgementPath = "\(AnnouncementController.collectionPath)/{id}/acknowledgement"
+    static let reachPath = "\(AnnouncementController.collectionPath)/{id}/reach"
+
+    /// The acknowledgement route, which goes with the versioned API.
+    func addRoutes(to routes: inout RouteBook<AppRequestContext>) {
+        routes.add(.put, Self.acknowledgementPath, acknowledge)
+    }
+
+    /// The reach route, which negotiates its own format: CSV is not one of the API's.
+    func addReachRoutes(to routes: inout RouteBook<AppRequestContext>) {
+        routes.add(.get, Self.reachPath, reach)
+    }
+
+    @Sendable func acknowledge(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let user = context.user else { throw AuthService.unauthorized("Sign in to acknowledge an announcement.") }
+        let id = try PathID.parse(context, notFound: "No announcement has this id.")
+        let receipt = try await acknowledge(id, by: user, visibility: context.visibility)
+        let representation = Representation(format: context.wireFormat, version: context.apiVersion)
+        var response = try representation.response(receipt)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// Acknowledges announcement `id` for `user`, who must be able to read it now (others get
+    /// the 404 a read gets).
+    ///
+    /// - Throws: ``APIError`` 404 when hidden from `user` or not live; 409 when it asks for no
+    ///   acknowledgement.
+    func acknowledge(_ id: Int, by user: User, visibility: Visibility) async throws -> AcknowledgementReceipt {
+        guard let announcement = try await repository.find(id: id, visibility: visibility), announcement.isLive(at: now()) else {
+            throw APIError.notFound("No announcement has this id, or it is not shown to you.")
+        }
+        switch try await store.acknowledge(announcement.id, by: user.id) {
+        case .given(let receipt): return receipt
+        case .notAsked: throw APIError.conflict("This announcement does not ask to be acknowledged.")
+        }
+    }
+
+    @Sendable func reach(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let wantsCSV = Self.prefersCSV(request.headers)
+        let (version, format) = wantsCSV ? (APIVersion.latest, WireFormat.json) : try VersionMiddleware.negotiate(request.headers)
+        _ = try context.requireRole(.editor)
+        let id = try PathID.parse(context, notFound: "No announcement has this id.")
+        guard let announcement = try await repository.find(id: id, visibility: .everything) else { throw APIError.notFound() }
+        var response: Response
+        if wantsCSV {
+            response = ReachCSV.response(of: announcement, reporter: reporter)
+        } else {
+            response = try Representation(format: format, version: version).response(try await reporter.report(announcement))
+            response.headers[.cacheControl] = "private, no-store"
+            response.headers[.apiVersion] = version.rawValue
+        }
+        response.headers[.vary] = VersionMiddleware.vary
+        return response
+    }
+
+    /// Whether `Accept` names `text/csv` (with a quality above 0) at least as high as the API's
+    /// formats.
+    static func prefersCSV(_ headers: HTTPFields) -> Bool {
+        let ranges = MediaRange.parseList(headers[values: .accept].joined(separator: ","))
+        guard let csv = ranges.filter({ $0.type == "text" && $0.subtype == "csv" }).map(\.quality).max(), csv > 0 else { return false }
+        return WireFormat.allCases.allSatisfy { $0.quality(in: ranges) <= csv }
+    }
+}

@@ -1,0 +1,99 @@
+import FluentKit
+import Foundation
+import IntranetAPI
+import SQLKit
+
+/// Readers' acknowledgements on FluentKit (SQLite or PostgreSQL): giving one, reading one's
+/// own, and the posts still waiting for a reader. Writes go through the ``ChangePipeline`` as
+/// changes of ``ChangeDomain/acknowledgements``. The editors' numbers are ``ReachReporter``'s.
+struct AcknowledgementStore: Sendable {
+    let database: any Database
+    let changes: ChangePipeline
+    var now: @Sendable () -> Date = { Date() }
+
+    /// What ``acknowledge(_:by:)`` found.
+    enum Outcome: Sendable, Equatable {
+        /// Given now, or before: the round and when it was first given.
+        case given(AcknowledgementReceipt)
+        /// The announcement asks for no acknowledgement.
+        case notAsked
+    }
+
+    /// Acknowledges the current round of `announcement` for `userID`, once: a repeat (or a
+    /// concurrent twin) answers with the first one's time and writes nothing. The caller has
+    /// checked that the user may read it.
+    func acknowledge(_ announcementID: Int, by userID: Int) async throws -> Outcome {
+        let timestamp = FluentAnnouncementRepository.millisecondPrecision(now())
+        return try await changes.write(.acknowledgements, on: database) { database, changed in
+            guard let sql = database as? any SQLDatabase else { throw SQLDatabaseRequired() }
+            guard let model = try await AnnouncementModel.find(announcementID, on: database) else { throw APIError.notFound() }
+            guard model.ackRequired else {
+                changed.domains = []
+                return .notAsked
+            }
+            let round = model.ackRound
+            if let first = try await given(announcementID, round: round, by: userID, on: sql) {
+                changed.domains = []
+                return .given(AcknowledgementReceipt(round: round, acknowledgedAt: first))
+            }
+            try await sql.insert(into: AcknowledgementModel.schema)
+                .columns("announcement_id", "user_id", "round", "acknowledged_at")
+                .values(SQLBind(announcementID), SQLBind(userID), SQLBind(round), SQLBind(timestamp))
+                .ignoringConflicts(with: ["announcement_id", "user_id", "round"])
+                .run()
+            let first = try await given(announcementID, round: round, by: userID, on: sql) ?? timestamp
+            changed.subjects = [.acknowledgement(announcementID: announcementID, userID: userID)]
+            return .given(AcknowledgementReceipt(round: round, acknowledgedAt: first))
+        }
+    }
+
+    private func given(_ announcementID: Int, round: Int, by userID: Int, on sql: any SQLDatabase) async throws -> Date? {
+        try await sql.select().column("acknowledged_at").from(AcknowledgementModel.schema)
+            .where("announcement_id", .equal, announcementID).where("user_id", .equal, userID).where("round", .equal, round)
+            .first()?.decode(column: "acknowledged_at", as: Date.self)
+    }
+
+    /// When `userID` acknowledged `round` of `announcementID`; `nil` when they have not.
+    func acknowledgedAt(_ announcementID: Int, round: Int, by userID: Int) async throws -> Date? {
+        guard let sql = database as? any SQLDatabase else { throw SQLDatabaseRequired() }
+        return try await given(announcementID, round: round, by: userID, on: sql)
+    }
+
+    /// One page of the live announcements that ask `userID` for an acknowledgement they have not
+    /// given in the current round, among those addressed to them as a reader (everyone's, those
+    /// naming them, those of their department or team: an editor's too, by the same rule), earliest
+    /// due date first (those without one last, newest first among equals), and how many in all.
+    func pending(for userID: Int, offset: Int, limit: Int) async throws -> (items: [StoredAnnouncement], total: Int) {
+        let visible = try await FluentAnnouncementRepository.visibleQuery(.reader(userID: userID), listing: .live, at: now(), on: database)
+        let table = AnnouncementModel.schema
+        let waiting: SQLQueryString = """
+            NOT EXISTS (SELECT 1 FROM \(ident: AcknowledgementModel.schema) k WHERE k.announcement_id = \(ident: table).id
+            AND k.user_id = \(bind: userID) AND k.round = \(ident: table).ack_round)
+            """
+        let pending = { visible().filter(\.$ackRequired == true).filter(.sql(waiting)) }
+        let total = try await pending().count()
+        let models = try await pending()
+            .sort(.sql(SQLQueryString("CASE WHEN \(ident: "ack_due_at") IS NULL THEN 1 ELSE 0 END")))
+            .sort(\.$ackDueAt, .ascending).sort(\.$createdAt, .descending).sort(\.$id, .descending)
+            .range(offset..<(offset + limit)).all()
+        return (try await FluentAnnouncementRepository.stored(models, on: database), total)
+    }
+
+    /// Counts, then removes, the acknowledgements of account `userID` (in its deletion's
+    /// transaction): each announcement whose current round it acknowledged counts one more
+    /// former employee.
+    ///
+    /// - Returns: whether it had any.
+    static func forget(userID: Int, on database: any Database) async throws -> Bool {
+        guard let sql = database as? any SQLDatabase else { throw SQLDatabaseRequired() }
+        guard try await AcknowledgementModel.query(on: database).filter(\.$userID == userID).count() > 0 else { return false }
+        let table = AnnouncementModel.schema
+        try await sql.raw("""
+            UPDATE \(ident: table) SET ack_former = ack_former + 1
+            WHERE id IN (SELECT k.announcement_id FROM \(ident: AcknowledgementModel.schema) k
+                WHERE k.user_id = \(bind: userID) AND k.round = \(ident: table).ack_round)
+            """).run()
+        try await AcknowledgementModel.query(on: database).filter(\.$userID == userID).delete()
+        return true
+    }
+}
