@@ -377,6 +377,67 @@ class WebFrontEnd(unittest.TestCase):
         titles = [link.text for link in driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=announcement-results] ol.results a")]
         self.assertEqual(titles, ["Board only"], "its reader finds it")
 
+    def test_acknowledge_with_a_button_and_the_editors_reach(self):
+        driver = self.driver
+        status, post = api("POST", "/announcements", {
+            "title": "Fire drill on Friday", "body": "<p>Assemble in the car park.</p>",
+            "acknowledgement": {"required": True, "dueAt": "2031-01-15T09:00:00Z"},
+        }, self.editor_token)
+        self.assertEqual(status, 201)
+        page = f"{BASE}/announcements/{post['id']}"
+        driver.get(page)
+        self.assertIn("Sign in", driver.find_element(By.CSS_SELECTOR, "section.acknowledgement").text)
+        sign_in(driver, READER)
+        driver.get(BASE + "/acknowledgements")
+        self.assertIn("Fire drill on Friday", [link.text for link in driver.find_elements(By.CSS_SELECTOR, "ul.pending a")])
+        self.assertEqual(serious_violations(driver), [])
+        click_link(driver, "Fire drill on Friday")
+        self.assertEqual(serious_violations(driver), [])
+        shoot(driver, "acknowledge-desktop")
+        submit(driver, "section.acknowledgement button[type=submit]")
+        self.assertEqual(driver.current_url, page)
+        confirmed = driver.find_element(By.CSS_SELECTOR, "section.acknowledgement .confirmed")
+        self.assertIn("You confirmed", confirmed.text)
+        self.assertFalse(driver.find_elements(By.CSS_SELECTOR, "section.acknowledgement button"), "no second button")
+        driver.get(BASE + "/acknowledgements")
+        self.assertNotIn("Fire drill on Friday", driver.find_element(By.TAG_NAME, "main").text)
+        # The API agrees: one acknowledgement, by the reader.
+        status, reach = api("GET", f"/announcements/{post['id']}/reach", token=self.editor_token)
+        self.assertEqual((status, reach["acknowledged"]), (200, 1))
+
+        editor = browser()
+        try:
+            sign_in(editor, EDITOR)
+            editor.get(page)
+            click_link(editor, "Reach")
+            self.assertEqual(editor.current_url, page + "/reach")
+            totals = [item.text for item in editor.find_elements(By.CSS_SELECTOR, "ul.reach-totals li")]
+            self.assertIn("Confirmed\n1", totals)
+            rows = editor.find_elements(By.CSS_SELECTOR, "table.reach tbody tr")
+            self.assertTrue(rows, "a row per department")
+            self.assertTrue(editor.find_elements(By.CSS_SELECTOR, "table.reach meter"), "a bar per department")
+            self.assertEqual(serious_violations(editor), [])
+            shoot(editor, "reach-desktop")
+            csv_link = editor.find_element(By.LINK_TEXT, "Download the list of names (CSV)").get_attribute("href")
+            request = urllib.request.Request(csv_link, headers={"Cookie": session_cookie(editor)})
+            with urllib.request.urlopen(request) as response:
+                self.assertTrue(response.headers["Content-Type"].startswith("text/csv"))
+                self.assertTrue(response.headers["Content-Disposition"].startswith("attachment"))
+                lines = response.read().decode().split("\r\n")
+            self.assertEqual(lines[0], "name,email,department,acknowledged_at")
+            self.assertEqual(len([line for line in lines if line.split(",")[-1].startswith("20")]), 1, lines)
+        finally:
+            editor.quit()
+        phone = browser(PHONE, dark=True)
+        try:
+            sign_in(phone, EDITOR)
+            phone.get(page + "/reach")
+            width = phone.execute_script("return document.documentElement.scrollWidth")
+            self.assertLessEqual(width, PHONE[0], "the reach page scrolls sideways at 360 px")
+            shoot(phone, "reach-phone-dark")
+        finally:
+            phone.quit()
+
     def test_pages_at_phone_width_dark_and_accessible(self):
         phone = browser(PHONE, dark=True)
         try:

@@ -7,6 +7,10 @@ import RESTRepository
 /// An actor, so calls from any task are safe. Under API 1.0 opening an announcement uses the
 /// body the list carried; under 2.0 it fetches the announcement by id. Observe changes with
 /// ``snapshots()``.
+///
+/// With ``acknowledging``, the feed also gives acknowledgements (``acknowledge(_:)``): shown as
+/// given at once, then as confirmed when the server answered, or as queued while it cannot be
+/// reached; every refresh sends what is queued.
 public actor AnnouncementFeed {
     /// The repository the feed reads from.
     public let repository: AnnouncementsRepository
@@ -24,6 +28,10 @@ public actor AnnouncementFeed {
     public private(set) var listFreshness = Freshness.fresh
     /// How current the opened announcement is.
     public private(set) var detailFreshness = Freshness.fresh
+    /// Where acknowledgements go; `nil`: the feed gives none.
+    public let acknowledging: AcknowledgementsRepository?
+    /// The acknowledgements this feed gave or found, by announcement id.
+    public private(set) var acknowledgements: [Int: AcknowledgementState] = [:]
 
     private var loadedPages = 0
     private var observers: [UUID: AsyncStream<FeedSnapshot>.Continuation] = [:]
@@ -33,16 +41,18 @@ public actor AnnouncementFeed {
     /// - Parameters:
     ///   - repository: where announcements come from, e.g. `client.announcements`.
     ///   - pageSize: items per page (20 by default).
-    public init(repository: AnnouncementsRepository, pageSize: Int = 20) {
+    ///   - acknowledging: where acknowledgements go, e.g. `client.acknowledgements`.
+    public init(repository: AnnouncementsRepository, pageSize: Int = 20, acknowledging: AcknowledgementsRepository? = nil) {
         self.repository = repository
         self.pageSize = pageSize
+        self.acknowledging = acknowledging
     }
 
     /// The state now, in one value.
     public var snapshot: FeedSnapshot {
         FeedSnapshot(
             list: list, detail: detail, openedID: openedID, hasMore: hasMore,
-            listFreshness: listFreshness, detailFreshness: detailFreshness)
+            listFreshness: listFreshness, detailFreshness: detailFreshness, acknowledgements: acknowledgements)
     }
 
     /// Loads the first page, replacing the list; the old list stays visible while loading.
@@ -54,6 +64,7 @@ public actor AnnouncementFeed {
     public func refresh() async {
         list = .loading(previous: list.value)
         publish()
+        await sendQueuedAcknowledgements()
         if list.value == nil, hasStore,
            let stored = try? await StorePolicy.$current.withValue(.storeOnly, operation: { try await firstPage() }) {
             list = .loading(previous: stored.items)
@@ -125,8 +136,46 @@ public actor AnnouncementFeed {
             result = .failed(message: message(for: error), previous: nil)
         }
         guard openedID == summary.id else { return }
+        if let given = result.value?.acknowledgement?.acknowledgedAt {
+            acknowledgements[summary.id] = .confirmed(at: given)
+        }
         detail = result
         detailFreshness = freshness
+        publish()
+    }
+
+    /// Acknowledges announcement `id` ("I have read and understood"): shown as
+    /// ``AcknowledgementState/sending`` at once, then confirmed, queued (offline, with a
+    /// response store: sent on a later refresh) or failed.
+    public func acknowledge(_ id: Int) async {
+        guard let acknowledging else { return }
+        acknowledgements[id] = .sending
+        publish()
+        do {
+            switch try await acknowledging.acknowledge(id) {
+            case .confirmed(let receipt): acknowledgements[id] = .confirmed(at: receipt.acknowledgedAt)
+            case .queued(let since): acknowledgements[id] = .queued(since: since)
+            }
+        } catch {
+            acknowledgements[id] = .failed(message: message(for: error))
+        }
+        publish()
+    }
+
+    /// Shows the queued acknowledgements as given, then sends them: each one the server
+    /// answers becomes confirmed (or failed, when it refused it); the others stay queued.
+    private func sendQueuedAcknowledgements() async {
+        guard let acknowledging else { return }
+        let queued = await acknowledging.queued()
+        guard !queued.isEmpty else { return }
+        for entry in queued { acknowledgements[entry.announcementID] = .queued(since: entry.since) }
+        publish()
+        for (id, result) in await acknowledging.sendQueued() {
+            switch result {
+            case .success(let receipt): acknowledgements[id] = .confirmed(at: receipt.acknowledgedAt)
+            case .failure(let error): acknowledgements[id] = .failed(message: error.userMessage)
+            }
+        }
         publish()
     }
 

@@ -15,6 +15,8 @@ public struct FeedSnapshot: Sendable, Equatable {
     public var listFreshness: Freshness
     /// How current the opened announcement is.
     public var detailFreshness: Freshness
+    /// The acknowledgements the feed gave or found, by announcement id.
+    public var acknowledgements: [Int: AcknowledgementState]
 
     /// Creates a snapshot.
     ///
@@ -25,20 +27,42 @@ public struct FeedSnapshot: Sendable, Equatable {
     ///   - hasMore: whether more pages can be loaded.
     ///   - listFreshness: how current the list is.
     ///   - detailFreshness: how current the opened announcement is.
+    ///   - acknowledgements: the acknowledgements given or found, by announcement id.
     public init(
         list: LoadState<[AnnouncementSummary]>,
         detail: LoadState<Announcement>,
         openedID: Int?,
         hasMore: Bool,
         listFreshness: Freshness = .fresh,
-        detailFreshness: Freshness = .fresh
+        detailFreshness: Freshness = .fresh,
+        acknowledgements: [Int: AcknowledgementState] = [:]
     ) {
+        self.acknowledgements = acknowledgements
         self.list = list
         self.detail = detail
         self.openedID = openedID
         self.hasMore = hasMore
         self.listFreshness = listFreshness
         self.detailFreshness = detailFreshness
+    }
+}
+
+/// An acknowledgement as a screen shows it.
+public enum AcknowledgementState: Sendable, Equatable {
+    /// Given just now, on its way to the server.
+    case sending
+    /// Given while the server could not be reached (at this time): kept on the device, sent on
+    /// a later refresh. A screen shows it as given.
+    case queued(since: Date)
+    /// Confirmed by the server: first given at this time.
+    case confirmed(at: Date)
+    /// Refused by the server (the post is gone, hidden, or no longer asks).
+    case failed(message: String)
+
+    /// Whether the user gave it (sending, queued or confirmed): the button shows it as done.
+    public var isGiven: Bool {
+        if case .failed = self { return false }
+        return true
     }
 }
 

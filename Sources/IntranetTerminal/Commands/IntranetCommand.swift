@@ -46,7 +46,7 @@ public struct IntranetCommand: ParsableCommand {
             \(ExitStatus.helpText)
             """,
         subcommands: [
-            AnnouncementsCommand.self, PeopleCommand.self, SearchCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, UsersCommand.self, ImportCommand.self, CacheCommand.self,
+            AnnouncementsCommand.self, PeopleCommand.self, SearchCommand.self, AckCommand.self, PendingCommand.self, ReachCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, UsersCommand.self, ImportCommand.self, CacheCommand.self,
         ])
 
     /// Creates the command (ArgumentParser fills it in).

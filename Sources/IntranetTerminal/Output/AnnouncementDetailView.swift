@@ -37,6 +37,16 @@ public struct AnnouncementDetailView: Sendable {
         if let publishing = announcement.publishing {
             lines += publishingLines(publishing, audience: announcement.audience, readers: announcement.readers)
         }
+        if let acknowledgement = announcement.acknowledgement {
+            var line = "Asks you to confirm you have read it"
+            if let dueAt = acknowledgement.dueAt { line += " by \(Self.format(dueAt))" }
+            if let given = acknowledgement.acknowledgedAt {
+                line = "You confirmed it \(Self.format(given))"
+            } else {
+                line += ": intranet ack \(announcement.id)"
+            }
+            lines.append(line)
+        }
         lines.append("")
         let body = renderer.rendering(of: announcement.body ?? "")
         if body.isEmpty {

@@ -5,7 +5,8 @@ import IntranetClient
 /// right-aligned ids, titles cut with `…` when they do not fit.
 ///
 /// The table shows id and title; under 3.0 a title is marked `[pinned]` (pinned ones come
-/// first, as the server lists them) and `[!]` for an important one, and an
+/// first, as the server lists them), `[!]` for an important one, `[confirm]` for one that asks
+/// readers to confirm they read it, and an
 /// editor's list of drafts, scheduled or expired ones shows them as such.
 public struct AnnouncementTable: Sendable {
     /// The columns available.
@@ -57,6 +58,7 @@ public struct AnnouncementTable: Sendable {
         if let expiresAt = publishing.expiresAt, expiresAt <= Date() { marks += "[expired] " }
         if publishing.pinned { marks += "[pinned] " }
         if publishing.important { marks += "[!] " }
+        if item.acknowledgement != nil { marks += "[confirm] " }
         return marks
     }
 }
