@@ -34,8 +34,9 @@ func buildRouter(
         now: dependencies.configuration.now, acknowledgements: dependencies.acknowledgements, opens: dependencies.opens)
         .addRoutes(to: &apiRoutes)
     let acknowledgements = AcknowledgementController(
-        repository: dependencies.announcements, store: dependencies.acknowledgements,
-        reporter: ReachReporter(database: dependencies.database.database, opens: dependencies.opens, now: configuration.now),
+        repository: dependencies.announcements, cache: dependencies.cache, store: dependencies.acknowledgements,
+        reporter: ReachReporter(
+            database: dependencies.database.database, opens: dependencies.opens, changes: dependencies.changes, now: configuration.now),
         now: configuration.now)
     acknowledgements.addRoutes(to: &apiRoutes)
     // The reach report negotiates its own format (CSV besides the API's): outside the versioned group.

@@ -20,7 +20,8 @@ struct ReadmeSampleTests {
     @Test("every Swift block of docs/swift-client.md is compiled verbatim by this target")
     func readmeMatchesCompiledSample() throws {
         let readme = try Self.readmeText()
-        let samples = try ["ReadmeSample.swift", "ReadmeTestingSample.swift", "ReadmeSpearalSample.swift", "ReadmeOfflineSample.swift", "ReadmePeopleSample.swift", "ReadmeSearchSample.swift"].map {
+        let samples = try ["ReadmeSample.swift", "ReadmeTestingSample.swift", "ReadmeSpearalSample.swift", "ReadmeOfflineSample.swift", "ReadmePeopleSample.swift", "ReadmeSearchSample.swift",
+            "ReadmeAcknowledgementSample.swift"].map {
             try String(contentsOf: Self.packageRoot.appendingPathComponent("Tests/IntranetClientReadmeTests/ReadmeSamples/\($0)"), encoding: .utf8)
         }
 
@@ -28,10 +29,18 @@ struct ReadmeSampleTests {
             .compactMap { $0.components(separatedBy: "```").first }
             .filter { $0.contains("import ") }
 
-        #expect(blocks.count == 6)
+        #expect(blocks.count == 7)
         for block in blocks {
             #expect(samples.contains { $0.hasSuffix(block) }, "docs/swift-client.md block not compiled:\n\(block)")
         }
+    }
+
+    @Test("the acknowledgements sample says confirmed when the server answers, and kept on the device when it cannot be reached")
+    func acknowledgementSampleRuns() async throws {
+        let answered = MockTransport(script: [.text(#"{"round":2,"acknowledgedAt":"2026-11-26T10:00:00.000Z"}"#)])
+        #expect(try await confirm(7, with: IntranetClient(transport: answered)) == "Confirmed (round 2)")
+        #expect(await answered.requests.first?.method == .put)
+        #expect(await answered.requests.first?.path == "/announcements/7/acknowledgement")
     }
 
     @Test("the people sample walks the org chart down to the reports and up to the top")

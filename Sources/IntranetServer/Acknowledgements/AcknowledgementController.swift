@@ -8,6 +8,8 @@ import IntranetAPI
 /// list is the announcement list's (`?pending=true`, ``AnnouncementController``).
 struct AcknowledgementController: Sendable {
     let repository: any AnnouncementRepository
+    /// Whose views say who may read what, from memory.
+    let cache: ResponseCache
     let store: AcknowledgementStore
     let reporter: ReachReporter
     var now: @Sendable () -> Date = { Date() }
@@ -28,7 +30,7 @@ struct AcknowledgementController: Sendable {
     @Sendable func acknowledge(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let user = context.user else { throw AuthService.unauthorized("Sign in to acknowledge an announcement.") }
         let id = try PathID.parse(context, notFound: "No announcement has this id.")
-        let receipt = try await acknowledge(id, by: user, visibility: context.visibility)
+        let receipt = try await acknowledge(id, by: user)
         let representation = Representation(format: context.wireFormat, version: context.apiVersion)
         var response = try representation.response(receipt)
         response.headers[.cacheControl] = "no-store"
@@ -36,17 +38,16 @@ struct AcknowledgementController: Sendable {
     }
 
     /// Acknowledges announcement `id` for `user`, who must be able to read it now (others get
-    /// the 404 a read gets).
+    /// the 404 a read gets): by their view, as every read decides.
     ///
     /// - Throws: ``APIError`` 404 when hidden from `user` or not live; 409 when it asks for no
     ///   acknowledgement.
-    func acknowledge(_ id: Int, by user: User, visibility: Visibility) async throws -> AcknowledgementReceipt {
-        guard let announcement = try await repository.find(id: id, visibility: visibility), announcement.isLive(at: now()) else {
-            throw APIError.notFound("No announcement has this id, or it is not shown to you.")
-        }
-        switch try await store.acknowledge(announcement.id, by: user.id) {
+    func acknowledge(_ id: Int, by user: User) async throws -> AcknowledgementReceipt {
+        let view = try await cache.view(for: user)
+        switch try await store.acknowledge(id, by: user.id, visibility: view.visibility) {
         case .given(let receipt): return receipt
         case .notAsked: throw APIError.conflict("This announcement does not ask to be acknowledged.")
+        case .hidden: throw APIError.notFound("No announcement has this id, or it is not shown to you.")
         }
     }
 

@@ -11,38 +11,55 @@ struct AcknowledgementStore: Sendable {
     let changes: ChangePipeline
     var now: @Sendable () -> Date = { Date() }
 
-    /// What ``acknowledge(_:by:)`` found.
+    /// What ``acknowledge(_:by:visibility:)`` found.
     enum Outcome: Sendable, Equatable {
         /// Given now, or before: the round and when it was first given.
         case given(AcknowledgementReceipt)
         /// The announcement asks for no acknowledgement.
         case notAsked
+        /// There is no such announcement, or `visibility` does not show it now.
+        case hidden
     }
 
     /// Acknowledges the current round of `announcement` for `userID`, once: a repeat (or a
-    /// concurrent twin) answers with the first one's time and writes nothing. The caller has
-    /// checked that the user may read it.
-    func acknowledge(_ announcementID: Int, by userID: Int) async throws -> Outcome {
-        let timestamp = FluentAnnouncementRepository.millisecondPrecision(now())
+    /// concurrent twin) answers with the first one's time and writes nothing. Only what
+    /// `visibility` shows now (published, within its window, and unrestricted or granted) may
+    /// be acknowledged; `visibility` is the caller's view, already resolved
+    /// (``ResponseCache/view(for:)``), so that this costs one transaction of three statements.
+    func acknowledge(_ announcementID: Int, by userID: Int, visibility: Visibility) async throws -> Outcome {
+        let now = now()
+        let timestamp = FluentAnnouncementRepository.millisecondPrecision(now)
         return try await changes.write(.acknowledgements, on: database) { database, changed in
             guard let sql = database as? any SQLDatabase else { throw SQLDatabaseRequired() }
-            guard let model = try await AnnouncementModel.find(announcementID, on: database) else { throw APIError.notFound() }
-            guard model.ackRequired else {
-                changed.domains = []
-                return .notAsked
+            changed.domains = []
+            guard let row = try await sql.select()
+                .columns("is_restricted", "status", "publish_at", "expires_at", "ack_required", "ack_round")
+                .from(AnnouncementModel.schema).where("id", .equal, announcementID).first()
+            else { return .hidden }
+            func date(_ column: String) throws -> Date? { try row.decodeNil(column: column) ? nil : try row.decode(column: column, as: Date.self) }
+            let isRestricted = try row.decode(column: "is_restricted", as: Bool.self)
+            let isLive = try row.decode(column: "status", as: String.self) == AnnouncementStatus.published.rawValue
+                && (try date("publish_at")).map { $0 <= now } ?? true && (try date("expires_at")).map { now < $0 } ?? true
+            let isShown: Bool
+            switch visibility {
+            case .everything: isShown = true
+            case .granted(let ids): isShown = !isRestricted || ids.contains(announcementID)
+            case .unrestricted, .reader: isShown = !isRestricted
             }
-            let round = model.ackRound
-            if let first = try await given(announcementID, round: round, by: userID, on: sql) {
-                changed.domains = []
-                return .given(AcknowledgementReceipt(round: round, acknowledgedAt: first))
+            guard isShown, isLive else { return .hidden }
+            guard try row.decode(column: "ack_required", as: Bool.self) else { return .notAsked }
+            let round = try row.decode(column: "ack_round", as: Int.self)
+            let inserted = try await sql.raw("""
+                INSERT INTO \(ident: AcknowledgementModel.schema) (announcement_id, user_id, round, acknowledged_at)
+                VALUES (\(bind: announcementID), \(bind: userID), \(bind: round), \(bind: timestamp))
+                ON CONFLICT (announcement_id, user_id, round) DO NOTHING RETURNING acknowledged_at
+                """).first()
+            if inserted != nil {
+                changed.domains = .acknowledgements
+                changed.subjects = [.acknowledgement(announcementID: announcementID, userID: userID)]
+                return .given(AcknowledgementReceipt(round: round, acknowledgedAt: timestamp))
             }
-            try await sql.insert(into: AcknowledgementModel.schema)
-                .columns("announcement_id", "user_id", "round", "acknowledged_at")
-                .values(SQLBind(announcementID), SQLBind(userID), SQLBind(round), SQLBind(timestamp))
-                .ignoringConflicts(with: ["announcement_id", "user_id", "round"])
-                .run()
             let first = try await given(announcementID, round: round, by: userID, on: sql) ?? timestamp
-            changed.subjects = [.acknowledgement(announcementID: announcementID, userID: userID)]
             return .given(AcknowledgementReceipt(round: round, acknowledgedAt: first))
         }
     }

@@ -2,6 +2,7 @@ import FluentKit
 import Foundation
 import IntranetAPI
 import SQLKit
+import Synchronization
 
 /// The editors' numbers of one announcement (``ReachReport``) and the named list behind them,
 /// read from the database at the moment of asking, so they stay exact as people join, leave or
@@ -16,13 +17,46 @@ struct ReachReporter: Sendable {
     let database: any Database
     /// Where the opens are counted (`nil`: reported as 0).
     let opens: OpenCounter?
+    /// The pipeline whose generations say when counts read before are still right (`nil`:
+    /// every report is counted afresh).
+    var changes: ChangePipeline?
     var now: @Sendable () -> Date = { Date() }
+    private let counted = CountedReach()
 
     /// Names in the named list are sent in pages of this many rows (constant memory).
     static let pageSize = 2_000
 
     /// The report of `announcement` (whose current round it counts).
+    ///
+    /// The counts by department are kept until a change of announcements, people, accounts or
+    /// acknowledgements (on PostgreSQL, while the change feed vouches for this instance's
+    /// memory), so asking again is cheap; the opens and what depends on the clock are read each
+    /// time.
     func report(_ announcement: StoredAnnouncement) async throws -> ReachReport {
+        let acknowledgement = announcement.acknowledgement
+        let (departments, former) = try await counts(announcement)
+        let total = departments.reduce(0) { $0 + $1.audience }
+        let acknowledged = departments.reduce(0) { $0 + $1.acknowledged }
+        let isPastDue = acknowledgement.required && (acknowledgement.dueAt.map { $0 <= now() } ?? false)
+        return ReachReport(
+            audience: total, acknowledged: acknowledged, pending: total - acknowledged, overdue: isPastDue ? total - acknowledged : 0,
+            opened: try await opens?.opened(announcement.id) ?? 0, formerEmployees: acknowledgement.round > 0 ? former : 0,
+            round: acknowledgement.round, required: acknowledgement.required, dueAt: acknowledgement.dueAt, departments: departments)
+    }
+
+    /// The audience by department and the former employees' count of `announcement`'s current
+    /// round: kept, or read.
+    private func counts(_ announcement: StoredAnnouncement) async throws -> (departments: [DepartmentReach], former: Int) {
+        let domains: ChangeDomains = [.announcements, .people, .accounts, .acknowledgements]
+        let generations = changes.flatMap { $0.trust.isTrusted ? $0.generations : nil }
+        let key = CountedReach.Key(id: announcement.id, revision: announcement.revision, round: announcement.acknowledgement.round)
+        if let generations, let kept = counted.value(for: key, at: generations, on: domains) { return kept }
+        let fresh = try await readCounts(announcement)
+        if let generations { counted.keep(fresh, for: key, at: generations) }
+        return fresh
+    }
+
+    private func readCounts(_ announcement: StoredAnnouncement) async throws -> (departments: [DepartmentReach], former: Int) {
         let sql = try sql()
         let audience = try await audienceQuery(announcement, on: sql)
         let acknowledgement = announcement.acknowledgement
@@ -46,15 +80,9 @@ struct ReachReporter: Sendable {
         let departments = byDepartment.map { name, counts in
             DepartmentReach(name: name, audience: counts.audience, acknowledged: counts.acknowledged, pending: counts.audience - counts.acknowledged)
         }.sorted { ($0.audience, $1.name) > ($1.audience, $0.name) }
-        let total = departments.reduce(0) { $0 + $1.audience }
-        let acknowledged = departments.reduce(0) { $0 + $1.acknowledged }
-        let isPastDue = acknowledgement.required && (acknowledgement.dueAt.map { $0 <= now() } ?? false)
         let former = try await sql.select().column("ack_former").from(AnnouncementModel.schema)
             .where("id", .equal, announcement.id).first()?.decode(column: "ack_former", as: Int.self) ?? 0
-        return ReachReport(
-            audience: total, acknowledged: acknowledged, pending: total - acknowledged, overdue: isPastDue ? total - acknowledged : 0,
-            opened: try await opens?.opened(announcement.id) ?? 0, formerEmployees: acknowledgement.round > 0 ? former : 0,
-            round: acknowledgement.round, required: acknowledgement.required, dueAt: acknowledgement.dueAt, departments: departments)
+        return (departments, former)
     }
 
     /// One person of the audience in the named list.
@@ -138,5 +166,36 @@ struct ReachReporter: Sendable {
     private func sql() throws -> any SQLDatabase {
         guard let sql = database as? any SQLDatabase else { throw SQLDatabaseRequired() }
         return sql
+    }
+}
+
+/// Reach counts read before, each with the generations it was read at; a few dozen at most.
+private final class CountedReach: Sendable {
+    struct Key: Hashable, Sendable {
+        var id: Int
+        var revision: Int
+        var round: Int
+    }
+
+    private struct Kept: Sendable {
+        var counts: (departments: [DepartmentReach], former: Int)
+        var generations: DomainGenerations
+    }
+
+    private static let limit = 64
+    private let kept = Mutex([Key: Kept]())
+
+    func value(for key: Key, at generations: DomainGenerations, on domains: ChangeDomains) -> (departments: [DepartmentReach], former: Int)? {
+        kept.withLock { kept in
+            guard let entry = kept[key], entry.generations.agrees(with: generations, on: domains) else { return nil }
+            return entry.counts
+        }
+    }
+
+    func keep(_ counts: (departments: [DepartmentReach], former: Int), for key: Key, at generations: DomainGenerations) {
+        kept.withLock { kept in
+            if kept.count >= Self.limit { kept.removeAll() }
+            kept[key] = Kept(counts: counts, generations: generations)
+        }
     }
 }

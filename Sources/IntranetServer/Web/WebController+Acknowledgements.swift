@@ -43,7 +43,7 @@ extension WebController {
         guard let user = identity.user else { throw AuthService.unauthorized("Sign in to confirm you have read it.") }
         let id = try AnnouncementController.announcementID(context)
         guard let acknowledging else { throw APIError.notFound() }
-        _ = try await acknowledging.acknowledge(id, by: user, visibility: identity.visibility)
+        _ = try await acknowledging.acknowledge(id, by: user)
         return Self.redirect(to: "/announcements/\(id)")
     }
 
