@@ -95,34 +95,45 @@ public struct AnnouncementAcknowledgement: Codable, Sendable, Equatable, Hashabl
 public struct AcknowledgementSetting: Codable, Sendable, Equatable, Hashable {
     /// `true` to ask for acknowledgements (`false` is the same as `acknowledgement: null`).
     public var required: Bool
-    /// When readers should have acknowledged it; `nil` for no date.
+    /// When readers should have acknowledged it; `nil` keeps the stored date (none, the first
+    /// time), unless ``removesDueAt``.
     public var dueAt: Date?
+    /// `true` to remove the stored due date (sends `"dueAt": null`).
+    public var removesDueAt: Bool
     /// `true` to ask everyone again: the next round starts, and acknowledgements of the current
     /// one no longer count (for a material change; a typo fix leaves it out and keeps them).
     public var newRound: Bool
 
     /// Creates a setting.
-    public init(required: Bool = true, dueAt: Date? = nil, newRound: Bool = false) {
+    public init(required: Bool = true, dueAt: Date? = nil, removesDueAt: Bool = false, newRound: Bool = false) {
         self.required = required
         self.dueAt = dueAt
+        self.removesDueAt = removesDueAt
         self.newRound = newRound
     }
 
     private enum CodingKeys: String, CodingKey { case required, dueAt, newRound }
 
-    /// Reads a setting; `dueAt` and `newRound` may be absent.
+    /// Reads a setting; `dueAt` and `newRound` may be absent (an explicit `null` due date
+    /// removes the stored one).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         required = try container.decode(Bool.self, forKey: .required)
         dueAt = try container.decodeIfPresent(Date.self, forKey: .dueAt)
+        removesDueAt = container.contains(.dueAt) && dueAt == nil
         newRound = try container.decodeIfPresent(Bool.self, forKey: .newRound) ?? false
     }
 
-    /// Writes `required` and `dueAt` (as `null` when unset), and `newRound` only when asked.
+    /// Writes `required`; `dueAt` when set (`null` with ``removesDueAt``, absent otherwise, so
+    /// the stored date stays); `newRound` only when asked.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(required, forKey: .required)
-        try container.encode(dueAt, forKey: .dueAt)
+        if let dueAt {
+            try container.encode(dueAt, forKey: .dueAt)
+        } else if removesDueAt {
+            try container.encodeNil(forKey: .dueAt)
+        }
         if newRound { try container.encode(true, forKey: .newRound) }
     }
 }

@@ -144,9 +144,12 @@ public struct IntranetClient: Sendable {
     ///
     /// - Throws: a `RepositoryError`: `notFound` when the user may not read it, `conflict` when
     ///   it asks for no acknowledgement.
+    ///
+    /// - Parameter round: the round the user read (`Announcement.acknowledgement?.round`), so
+    ///   that a confirmation of an older text is refused; `nil` for the current one.
     @discardableResult
-    public func acknowledge(_ id: Int) async throws -> AcknowledgementsRepository.Outcome {
-        try await acknowledgements.acknowledge(id)
+    public func acknowledge(_ id: Int, round: Int? = nil) async throws -> AcknowledgementsRepository.Outcome {
+        try await acknowledgements.acknowledge(id, round: round)
     }
 
     /// Searches people and announcements (`GET /search`): the best people, then the best

@@ -159,6 +159,51 @@ struct AcknowledgementTests {
         }
     }
 
+    @Test("a revalidation after acknowledging gets the new answer: a 304 of a reader's own answer is never kept for the next", arguments: TestStorage.all)
+    func revalidationAfterAcknowledging(storage: TestStorage) async throws {
+        try await withTestServer(storage, mode: .live) { _, client in
+            let id = try await client.createAnnouncement(Self.asking)
+            var tags: [String: String] = [:]
+            for uri in ["/announcements?pending=true", "/announcements/\(id)"] {
+                let first = try await client.send(.get, uri, as: .reader)
+                tags[uri] = try #require(first.headers[.eTag])
+                for _ in 0..<3 {
+                    let again = try await client.send(.get, uri, headers: [.ifNoneMatch: tags[uri]!], as: .reader)
+                    #expect(again.status == .notModified)
+                    #expect(again.headers[.vary]?.contains("Authorization") == true, "the 304 says it is personal")
+                }
+            }
+            #expect(try await client.send(.put, "/announcements/\(id)/acknowledgement", as: .reader).status == .ok)
+            let pending = try await client.send(.get, "/announcements?pending=true", headers: [.ifNoneMatch: tags["/announcements?pending=true"]!], as: .reader)
+            #expect(try pending.status == .ok && pending.ids() == [])
+            let detail = try await client.send(.get, "/announcements/\(id)", headers: [.ifNoneMatch: tags["/announcements/\(id)"]!], as: .reader)
+            #expect(detail.status == .ok)
+        }
+    }
+
+    @Test("a confirmation names the round read: a new round asked since is 409 and counts nothing; an editor outside the audience is 409; the 404 is a read's")
+    func roundsAndWho() async throws {
+        try await withTestServer { server, client in
+            let id = try await client.createAnnouncement(Self.asking)
+            _ = try await client.send(.patch, "/announcements/\(id)", json: #"{"acknowledgement":{"required":true,"newRound":true}}"#)
+            let stale = try await client.send(.put, "/announcements/\(id)/acknowledgement?round=1", as: .reader)
+            #expect(stale.status == .conflict && stale.text.contains("round 2"), "\(stale.text)")
+            #expect(try await Self.rows(server) == 0)
+            #expect(try await client.send(.put, "/announcements/\(id)/acknowledgement?round=x", as: .reader).status == .badRequest)
+            #expect(try await client.send(.put, "/announcements/\(id)/acknowledgement?round=2", as: .reader).status == .ok)
+            let webStale = try await client.form("/announcements/\(id)/acknowledgement", [("round", "1")], as: .otherReader)
+            #expect(webStale.status == .conflict)
+
+            let restricted = try await client.createAnnouncement(#"{"title":"Board","readers":[\#(TestUser.reader.id)],"acknowledgement":{"required":true}}"#)
+            let editor = try await client.send(.put, "/announcements/\(restricted)/acknowledgement", as: .editor)
+            #expect(editor.status == .conflict && editor.text.contains("not addressed to you"))
+            #expect(try await client.send(.put, "/announcements/\(id)/acknowledgement", as: .editor).status == .ok, "for everyone: editors too")
+            let hidden = try await client.send(.put, "/announcements/\(restricted)/acknowledgement", as: .otherReader)
+            let read = try await client.send(.get, "/announcements/\(restricted)", as: .otherReader)
+            #expect(hidden.status == .notFound && hidden.text == read.text)
+        }
+    }
+
     @Test("a bad acknowledgement is a 422 naming the field, and changes nothing")
     func validation() async throws {
         try await withTestServer { _, client in

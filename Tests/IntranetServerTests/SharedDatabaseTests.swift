@@ -145,6 +145,28 @@ struct SharedDatabaseTests {
         }
     }
 
+    @Test("an acknowledgement given through one reaches the reader's detail, pending list and the reach report of two within the bound")
+    func acknowledgementAcrossInstances() async throws {
+        try await withTwoInstances { one, two in
+            let created = try await one.client.send(.post, "/announcements", json: #"{"title":"Fire drill","acknowledgement":{"required":true}}"#)
+            #expect(created.headers[.location] == "/announcements/7")
+            let detail = ReadPath(description: "the reader's detail", uri: "/announcements/7", version: "3.0", caller: .reader)
+            let pending = ReadPath(description: "the reader's pending list", uri: "/announcements?pending=true", version: "3.0", caller: .reader)
+            try await expectSeen([pending], on: two, since: .now, bound: .seconds(15)) { _, answer in answer.text.contains("Fire drill") }
+            try await warm([detail, pending], on: two)
+            _ = try await two.client.send(.get, "/announcements/7/reach", as: .editor)
+            let given = try await one.client.send(.put, "/announcements/7/acknowledgement", as: .reader)
+            #expect(given.status == .ok)
+            try await expectSeen([detail, pending], on: two, since: .now, bound: two.bound) { path, answer in
+                path.uri.contains("pending") ? !answer.text.contains("Fire drill") : answer.text.contains(#""acknowledgedAt":"20"#)
+            }
+            let reach = try await two.client.send(.get, "/announcements/7/reach", as: .editor).object()
+            #expect(reach["acknowledged"] as? Int == 1)
+            let other = try await two.client.send(.get, "/announcements/7", as: .otherReader).object()
+            #expect((other["acknowledgement"] as? [String: Any])?["acknowledgedAt"] is NSNull, "one reader's acknowledgement only")
+        }
+    }
+
     @Test("a logout and a role change made through one count on two within the bound, forgetting that account's sessions only; the lockout count is shared")
     func sessionsAcrossInstances() async throws {
         try await withTwoInstances { one, two in

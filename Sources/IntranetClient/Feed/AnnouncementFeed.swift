@@ -136,8 +136,13 @@ public actor AnnouncementFeed {
             result = .failed(message: message(for: error), previous: nil)
         }
         guard openedID == summary.id else { return }
-        if let given = result.value?.acknowledgement?.acknowledgedAt {
-            acknowledgements[summary.id] = .confirmed(at: given)
+        if let asked = result.value?.acknowledgement {
+            if let given = asked.acknowledgedAt {
+                acknowledgements[summary.id] = .confirmed(at: given)
+            } else if case .confirmed? = acknowledgements[summary.id] {
+                // Confirmed for an earlier round: the server asks again.
+                acknowledgements[summary.id] = nil
+            }
         }
         detail = result
         detailFreshness = freshness
@@ -151,8 +156,10 @@ public actor AnnouncementFeed {
         guard let acknowledging else { return }
         acknowledgements[id] = .sending
         publish()
+        // The round the user read, when the opened announcement is this one.
+        let round = openedID == id ? detail.value?.acknowledgement?.round : nil
         do {
-            switch try await acknowledging.acknowledge(id) {
+            switch try await acknowledging.acknowledge(id, round: round) {
             case .confirmed(let receipt): acknowledgements[id] = .confirmed(at: receipt.acknowledgedAt)
             case .queued(let since): acknowledgements[id] = .queued(since: since)
             }

@@ -22,7 +22,9 @@ import RESTRepository
 /// (``AnnouncementFeed`` does on every refresh). Each is removed only when the server answered
 /// it, and sending is one at a time in this process: a retry after a lost answer sends the
 /// same idempotent `PUT`, which the server answers with the first acknowledgement's time.
-/// Signing out drops that user's queue only.
+/// Signing out drops that user's queue only. An answer that says "not now" (a server error,
+/// 408, 429) keeps it queued too; a refusal (the post is gone, hidden, no longer asks, or asks
+/// a new round since the user read it) drops it and is reported.
 public struct AcknowledgementsRepository: Sendable {
     /// What ``acknowledge(_:)`` did.
     public enum Outcome: Sendable, Equatable {
@@ -60,15 +62,30 @@ public struct AcknowledgementsRepository: Sendable {
     /// - Throws: a `RepositoryError`: `notFound` when the user may not read it, `conflict`
     ///   when it asks for no acknowledgement, `unauthorized` signed out; unreachable without
     ///   a store.
-    public func acknowledge(_ id: Int) async throws -> Outcome {
+    ///
+    /// - Parameter round: the round the user read (the detail's `acknowledgement.round`): when
+    ///   the editor asked again meanwhile, the server refuses it (`conflict`) rather than count
+    ///   it for a text the user did not see. `nil` confirms whatever round is current.
+    public func acknowledge(_ id: Int, round: Int? = nil) async throws -> Outcome {
+        let path = Self.path(of: id, round: round)
         do {
-            return .confirmed(try await send(id))
-        } catch let error as RepositoryError where error.isUnreachable {
+            return .confirmed(try await send(path))
+        } catch let error as RepositoryError where Self.isWorthRetrying(error) {
             guard let caching = client.caching,
-                let queued = caching.store.enqueue(
-                    method: "PUT", path: Self.path(of: id), scope: caching.scope, partition: await caching.partition())
+                let queued = caching.store.enqueue(method: "PUT", path: path, scope: caching.scope, partition: await caching.partition())
             else { throw error }
             return .queued(since: queued.queuedAt)
+        }
+    }
+
+    /// Whether an acknowledgement that met `error` may still succeed later: no answer, or one
+    /// that says "not now" (a server error, 408, 429).
+    static func isWorthRetrying(_ error: RepositoryError) -> Bool {
+        if error.isUnreachable { return true }
+        switch error {
+        case .server, .rateLimited: return true
+        case .unexpectedStatus(let details): return details.status.code == 408
+        default: return false
         }
     }
 
@@ -91,15 +108,18 @@ public struct AcknowledgementsRepository: Sendable {
         guard let caching = client.caching else { return [:] }
         return await sending.run {
             var results: [Int: Result<AcknowledgementReceipt, RepositoryError>] = [:]
-            for entry in caching.store.queued(scope: caching.scope, partition: await caching.partition()) {
+            let partition = await caching.partition()
+            for entry in caching.store.queued(scope: caching.scope, partition: partition) {
                 guard let id = Self.announcementID(inPath: entry.path) else {
                     caching.store.dequeue(entry.id)
                     continue
                 }
+                // Another user signed in meanwhile: their session must not send this one's.
+                guard await caching.partition() == partition else { break }
                 do {
-                    results[id] = .success(try await send(id))
+                    results[id] = .success(try await send(entry.path))
                 } catch let error as RepositoryError {
-                    if error.isUnreachable { break }
+                    if Self.isWorthRetrying(error) { break }
                     if case .unauthorized = error { break }
                     results[id] = .failure(error)
                 } catch {
@@ -134,14 +154,20 @@ public struct AcknowledgementsRepository: Sendable {
         return try await client.send(request).body
     }
 
-    private func send(_ id: Int) async throws -> AcknowledgementReceipt {
-        try await client.value(RESTRequest(.put, path: Self.path(of: id)), as: AcknowledgementReceipt.self)
+    /// Sends the `PUT` of `path` (its round, when it names one, as the query).
+    private func send(_ path: String) async throws -> AcknowledgementReceipt {
+        let parts = path.split(separator: "?", maxSplits: 1)
+        let query = parts.count > 1 ? [URLQueryItem(name: "round", value: String(parts[1].dropFirst("round=".count)))] : []
+        return try await client.value(RESTRequest(.put, path: String(parts[0]), query: query), as: AcknowledgementReceipt.self)
     }
 
-    static func path(of id: Int) -> String { "/announcements/\(id)/acknowledgement" }
+    /// The acknowledgement's path as the outbox keeps it: with `?round=n` when a round is named.
+    static func path(of id: Int, round: Int? = nil) -> String {
+        "/announcements/\(id)/acknowledgement" + (round.map { "?round=\($0)" } ?? "")
+    }
 
     static func announcementID(inPath path: String) -> Int? {
-        let parts = path.split(separator: "/")
+        let parts = path.prefix { $0 != "?" }.split(separator: "/")
         guard parts.count == 3, parts[0] == "announcements", parts[2] == "acknowledgement" else { return nil }
         return Int(parts[1])
     }

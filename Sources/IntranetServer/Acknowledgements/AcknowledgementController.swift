@@ -30,7 +30,7 @@ struct AcknowledgementController: Sendable {
     @Sendable func acknowledge(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let user = context.user else { throw AuthService.unauthorized("Sign in to acknowledge an announcement.") }
         let id = try PathID.parse(context, notFound: "No announcement has this id.")
-        let receipt = try await acknowledge(id, by: user)
+        let receipt = try await acknowledge(id, by: user, round: try Self.round(ListQuery.values(named: "round", in: request.uri.query)))
         let representation = Representation(format: context.wireFormat, version: context.apiVersion)
         var response = try representation.response(receipt)
         response.headers[.cacheControl] = "no-store"
@@ -42,19 +42,38 @@ struct AcknowledgementController: Sendable {
     ///
     /// - Throws: ``APIError`` 404 when hidden from `user` or not live; 409 when it asks for no
     ///   acknowledgement.
-    func acknowledge(_ id: Int, by user: User) async throws -> AcknowledgementReceipt {
+    ///   409 when it asks for another round than `round`, or (for an editor or admin) when it is
+    ///   restricted to an audience they are not in.
+    func acknowledge(_ id: Int, by user: User, round: Int? = nil) async throws -> AcknowledgementReceipt {
         let view = try await cache.view(for: user)
-        switch try await store.acknowledge(id, by: user.id, visibility: view.visibility) {
+        // Editors and admins read everything; they acknowledge what is addressed to them.
+        let audience = view.visibility == .everything ? try await FluentAnnouncementRepository.resolved(.reader(userID: user.id), on: store.database) : nil
+        switch try await store.acknowledge(id, by: user.id, visibility: view.visibility, round: round, audience: audience) {
         case .given(let receipt): return receipt
         case .notAsked: throw APIError.conflict("This announcement does not ask to be acknowledged.")
-        case .hidden: throw APIError.notFound("No announcement has this id, or it is not shown to you.")
+        case .hidden: throw APIError.notFound()
+        case .otherRound(let current):
+            throw APIError.conflict("This announcement changed and asks again (round \(current)): read it again, then acknowledge it.")
+        case .notAddressed: throw APIError.conflict("This announcement is not addressed to you: only its audience acknowledges it.")
         }
     }
 
+    /// The `round` a confirmation is for (`?round=`, or the web form's field): a whole number
+    /// from 1, given once; `nil` when not given.
+    ///
+    /// - Throws: ``APIError`` 400 otherwise.
+    static func round(_ values: [String]) throws -> Int? {
+        guard let text = values.first else { return nil }
+        guard values.count == 1, text.count <= 10, text.allSatisfy(\.isASCII), let round = Int(text), round >= 1 else {
+            throw APIError.badRequest("Query parameter 'round' must be a whole number from 1, given once.")
+        }
+        return round
+    }
+
     @Sendable func reach(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try context.requireRole(.editor)
         let wantsCSV = Self.prefersCSV(request.headers)
         let (version, format) = wantsCSV ? (APIVersion.latest, WireFormat.json) : try VersionMiddleware.negotiate(request.headers)
-        _ = try context.requireRole(.editor)
         let id = try PathID.parse(context, notFound: "No announcement has this id.")
         guard let announcement = try await repository.find(id: id, visibility: .everything) else { throw APIError.notFound() }
         var response: Response
@@ -63,8 +82,8 @@ struct AcknowledgementController: Sendable {
         } else {
             response = try Representation(format: format, version: version).response(try await reporter.report(announcement))
             response.headers[.cacheControl] = "private, no-store"
-            response.headers[.apiVersion] = version.rawValue
         }
+        response.headers[.apiVersion] = version.rawValue
         response.headers[.vary] = VersionMiddleware.vary
         return response
     }

@@ -19,6 +19,12 @@ struct AcknowledgementStore: Sendable {
         case notAsked
         /// There is no such announcement, or `visibility` does not show it now.
         case hidden
+        /// The announcement asks for another round than the one the reader confirmed (it was
+        /// changed and asked again since they read it): the current round.
+        case otherRound(Int)
+        /// An editor or admin may read it but is not in its audience: only the audience
+        /// acknowledges (what reach counts).
+        case notAddressed
     }
 
     /// Acknowledges the current round of `announcement` for `userID`, once: a repeat (or a
@@ -26,7 +32,17 @@ struct AcknowledgementStore: Sendable {
     /// `visibility` shows now (published, within its window, and unrestricted or granted) may
     /// be acknowledged; `visibility` is the caller's view, already resolved
     /// (``ResponseCache/view(for:)``), so that this costs one transaction of three statements.
-    func acknowledge(_ announcementID: Int, by userID: Int, visibility: Visibility) async throws -> Outcome {
+    ///
+    /// - Parameters:
+    ///   - round: the round the reader read and confirms, when they said; another current
+    ///     round is refused (``Outcome/otherRound(_:)``), so that a confirmation sent late (from
+    ///     an offline queue, or a page opened before a new round) never counts for a text the
+    ///     reader did not see.
+    ///   - audience: for an editor or admin (who reads everything), what they may read as a
+    ///     reader: a restricted post outside it is ``Outcome/notAddressed``.
+    func acknowledge(
+        _ announcementID: Int, by userID: Int, visibility: Visibility, round expected: Int? = nil, audience: Visibility? = nil
+    ) async throws -> Outcome {
         let now = now()
         let timestamp = FluentAnnouncementRepository.millisecondPrecision(now)
         return try await changes.write(.acknowledgements, on: database) { database, changed in
@@ -47,8 +63,10 @@ struct AcknowledgementStore: Sendable {
             case .unrestricted, .reader: isShown = !isRestricted
             }
             guard isShown, isLive else { return .hidden }
+            if isRestricted, case .granted(let ids)? = audience, !ids.contains(announcementID) { return .notAddressed }
             guard try row.decode(column: "ack_required", as: Bool.self) else { return .notAsked }
             let round = try row.decode(column: "ack_round", as: Int.self)
+            if let expected, expected != round { return .otherRound(round) }
             let inserted = try await sql.raw("""
                 INSERT INTO \(ident: AcknowledgementModel.schema) (announcement_id, user_id, round, acknowledged_at)
                 VALUES (\(bind: announcementID), \(bind: userID), \(bind: round), \(bind: timestamp))

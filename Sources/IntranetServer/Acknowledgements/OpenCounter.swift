@@ -120,11 +120,27 @@ final class OpenCounter: Service, Sendable {
         guard !batch.isEmpty else { return }
         let sql = try sql()
         let larger = sql.dialect.name == "postgresql" ? "GREATEST" : "MAX"
+        do {
+            try await write(batch, larger: larger)
+        } catch {
+            // Kept for the next write: an open is not lost to a failed one.
+            gathered.withLock { gathered in
+                for (announcement, ranks) in batch {
+                    gathered[announcement, default: [:]].merge(ranks) { max($0, $1) }
+                }
+            }
+            throw error
+        }
+    }
+
+    /// Raises the registers of `batch` in one transaction, in the order of announcement and
+    /// register, so that two flushes (of this instance or another) never lock rows crosswise.
+    private func write(_ batch: [Int: [Int: Int]], larger: String) async throws {
         // A write like any other, of no domain: nothing remembered shows opens.
         try await changes.write([], on: database) { database, _ in
             guard let sql = database as? any SQLDatabase else { return }
-            for (announcement, ranks) in batch {
-                for chunk in Array(ranks).chunked(by: 200) {
+            for (announcement, ranks) in batch.sorted(by: { $0.key < $1.key }) {
+                for chunk in ranks.sorted(by: { $0.key < $1.key }).chunked(by: 200) {
                     let values = chunk.map { register, rank -> SQLQueryString in
                         "SELECT CAST(\(bind: register) AS INTEGER) AS register, CAST(\(bind: rank) AS INTEGER) AS rank"
                     }.joined(separator: " UNION ALL ")

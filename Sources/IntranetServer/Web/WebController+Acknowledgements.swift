@@ -15,7 +15,7 @@ extension WebController {
     /// it says what this reader did.
     func acknowledgementPage(_ fragment: PageFragment, id: Int, identity: WebIdentity, rule: AcknowledgementRule) async throws -> Response {
         let now = now()
-        var section: [String: Any] = ["id": id, "csrf": identity.csrf]
+        var section: [String: Any] = ["id": id, "csrf": identity.csrf, "round": rule.round]
         var acknowledgedAt: Date?
         if let user = identity.user, let acknowledging {
             acknowledgedAt = try await acknowledging.store.acknowledgedAt(id, round: rule.round, by: user.id)
@@ -39,11 +39,12 @@ extension WebController {
     /// The form's `POST`: acknowledges, then shows the announcement again (303).
     @Sendable func acknowledge(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try await self.identity(request)
-        _ = try await checkedForm(request, identity)
+        let form = try await checkedForm(request, identity)
         guard let user = identity.user else { throw AuthService.unauthorized("Sign in to confirm you have read it.") }
         let id = try AnnouncementController.announcementID(context)
         guard let acknowledging else { throw APIError.notFound() }
-        _ = try await acknowledging.acknowledge(id, by: user)
+        // The round the page showed: a new round asked since then is not confirmed unread.
+        _ = try await acknowledging.acknowledge(id, by: user, round: try AcknowledgementController.round(form["round"].map { [$0] } ?? []))
         return Self.redirect(to: "/announcements/\(id)")
     }
 

@@ -90,7 +90,7 @@ enum WebPublishingForm {
     /// zone it was filled in (``zone(of:site:)``).
     static func values(_ form: [String: String], site: TimeZone) -> [String: Any] {
         let zone = zone(of: form, site: site)
-        return [
+        var values: [String: Any] = [
             "isDraft": form["status"] == "draft", "isPublished": form["status"] != "draft",
             "pinnedChecked": form["pinned"] != nil, "importantChecked": form["important"] != nil,
             "publishAt": field(form["publishAt"], zone: zone), "expiresAt": field(form["expiresAt"], zone: zone),
@@ -98,7 +98,13 @@ enum WebPublishingForm {
             "editorsOnlyChecked": form["editorsOnly"] != nil,
             "teamsValue": form["teams"] ?? "", "zoneName": zoneName(zone), "isMarkdown": form["format"] == "markdown",
             "ackRequiredChecked": form["ackRequired"] != nil, "ackDueAt": field(form["ackDueAt"], zone: zone),
+            "ackNewRoundChecked": form["ackNewRound"] != nil,
         ]
+        if let round = form["ackRound"].flatMap({ Int($0) }), round > 0, round < Int(Int32.max) {
+            values["ackRound"] = round
+            values["ackNextRound"] = round + 1
+        }
+        return values
     }
 
     /// What list and detail pages show of an announcement's publishing at `now`: marks, times

@@ -10,8 +10,8 @@ struct AckCommand: AsyncParsableCommand, TerminalCommand {
         abstract: "Confirm you have read and understood an announcement that asks for it.",
         discussion: """
             Once per round: confirming again says when you first did. When the server cannot be \
-            reached, the confirmation is kept on this machine (unless --cache off) and sent by \
-            the next intranet command that reaches the server, once.
+            reached, the confirmation is kept on this machine (unless --cache off) and sent, \
+            once, by the next intranet ack or intranet pending that reaches the server.
 
             \(ExitStatus.helpText)
             """)
@@ -38,7 +38,7 @@ struct AckCommand: AsyncParsableCommand, TerminalCommand {
             try await session.finish(saying: "Confirmed announcement \(id) (round \(receipt.round)) at \(LocalTime.format(receipt.acknowledgedAt)).")
         case .queued(let since):
             await session.io.write(
-                "The server cannot be reached: your confirmation of announcement \(id) (made \(LocalTime.format(since))) is kept on this machine and will be sent by the next intranet command that reaches it.\n")
+                "The server cannot be reached: your confirmation of announcement \(id) (made \(LocalTime.format(since))) is kept on this machine and will be sent by the next intranet ack or intranet pending that reaches it.\n")
         }
     }
 }
