@@ -10,6 +10,7 @@ struct AcknowledgementStore: Sendable {
     let database: any Database
     let changes: ChangePipeline
     var now: @Sendable () -> Date = { Date() }
+    private let batches = AcknowledgementBatches()
 
     /// What ``acknowledge(_:by:visibility:)`` found.
     enum Outcome: Sendable, Equatable {
@@ -40,49 +41,75 @@ struct AcknowledgementStore: Sendable {
     ///     reader did not see.
     ///   - audience: for an editor or admin (who reads everything), what they may read as a
     ///     reader: a restricted post outside it is ``Outcome/notAddressed``.
+    ///
+    /// Acknowledgements arriving together share one transaction (``AcknowledgementBatches``):
+    /// each is answered when that transaction committed, and the pipeline hears of all of them
+    /// as one change.
     func acknowledge(
         _ announcementID: Int, by userID: Int, visibility: Visibility, round expected: Int? = nil, audience: Visibility? = nil
     ) async throws -> Outcome {
+        let job = AcknowledgementBatches.Job(
+            announcementID: announcementID, userID: userID, visibility: visibility, expectedRound: expected, audience: audience)
+        return try await batches.run(job) { jobs in try await write(jobs) }
+    }
+
+    /// Writes `jobs` in one transaction, and what became of each, in order.
+    private func write(_ jobs: [AcknowledgementBatches.Job]) async throws -> [Outcome] {
         let now = now()
         let timestamp = FluentAnnouncementRepository.millisecondPrecision(now)
         return try await changes.write(.acknowledgements, on: database) { database, changed in
             guard let sql = database as? any SQLDatabase else { throw SQLDatabaseRequired() }
             changed.domains = []
-            guard let row = try await sql.select()
-                .columns("is_restricted", "status", "publish_at", "expires_at", "ack_required", "ack_round")
-                .from(AnnouncementModel.schema).where("id", .equal, announcementID).first()
-            else { return .hidden }
-            func date(_ column: String) throws -> Date? { try row.decodeNil(column: column) ? nil : try row.decode(column: column, as: Date.self) }
-            let isRestricted = try row.decode(column: "is_restricted", as: Bool.self)
-            let isLive = try row.decode(column: "status", as: String.self) == AnnouncementStatus.published.rawValue
-                && (try date("publish_at")).map { $0 <= now } ?? true && (try date("expires_at")).map { now < $0 } ?? true
-            let isShown: Bool
-            switch visibility {
-            case .everything: isShown = true
-            case .granted(let ids): isShown = !isRestricted || ids.contains(announcementID)
-            case .unrestricted, .reader: isShown = !isRestricted
+            var outcomes: [Outcome] = []
+            for job in jobs {
+                let outcome = try await Self.acknowledge(job, at: now, timestamp: timestamp, on: sql)
+                if case .given(let receipt) = outcome, receipt.acknowledgedAt == timestamp {
+                    changed.domains = .acknowledgements
+                    changed.subjects.append(.acknowledgement(announcementID: job.announcementID, userID: job.userID))
+                }
+                outcomes.append(outcome)
             }
-            guard isShown, isLive else { return .hidden }
-            if isRestricted, case .granted(let ids)? = audience, !ids.contains(announcementID) { return .notAddressed }
-            guard try row.decode(column: "ack_required", as: Bool.self) else { return .notAsked }
-            let round = try row.decode(column: "ack_round", as: Int.self)
-            if let expected, expected != round { return .otherRound(round) }
-            let inserted = try await sql.raw("""
-                INSERT INTO \(ident: AcknowledgementModel.schema) (announcement_id, user_id, round, acknowledged_at)
-                VALUES (\(bind: announcementID), \(bind: userID), \(bind: round), \(bind: timestamp))
-                ON CONFLICT (announcement_id, user_id, round) DO NOTHING RETURNING acknowledged_at
-                """).first()
-            if inserted != nil {
-                changed.domains = .acknowledgements
-                changed.subjects = [.acknowledgement(announcementID: announcementID, userID: userID)]
-                return .given(AcknowledgementReceipt(round: round, acknowledgedAt: timestamp))
-            }
-            let first = try await given(announcementID, round: round, by: userID, on: sql) ?? timestamp
-            return .given(AcknowledgementReceipt(round: round, acknowledgedAt: first))
+            return outcomes
         }
     }
 
-    private func given(_ announcementID: Int, round: Int, by userID: Int, on sql: any SQLDatabase) async throws -> Date? {
+    /// One acknowledgement, inside the batch's transaction: two statements when it is new.
+    private static func acknowledge(
+        _ job: AcknowledgementBatches.Job, at now: Date, timestamp: Date, on sql: any SQLDatabase
+    ) async throws -> Outcome {
+        let announcementID = job.announcementID
+        guard let row = try await sql.select()
+            .columns("is_restricted", "status", "publish_at", "expires_at", "ack_required", "ack_round")
+            .from(AnnouncementModel.schema).where("id", .equal, announcementID).first()
+        else { return .hidden }
+        func date(_ column: String) throws -> Date? { try row.decodeNil(column: column) ? nil : try row.decode(column: column, as: Date.self) }
+        let isRestricted = try row.decode(column: "is_restricted", as: Bool.self)
+        let isLive = try row.decode(column: "status", as: String.self) == AnnouncementStatus.published.rawValue
+            && (try date("publish_at")).map { $0 <= now } ?? true && (try date("expires_at")).map { now < $0 } ?? true
+        let isShown: Bool
+        switch job.visibility {
+        case .everything: isShown = true
+        case .granted(let ids): isShown = !isRestricted || ids.contains(announcementID)
+        case .unrestricted, .reader: isShown = !isRestricted
+        }
+        guard isShown, isLive else { return .hidden }
+        if isRestricted, case .granted(let ids)? = job.audience, !ids.contains(announcementID) { return .notAddressed }
+        guard try row.decode(column: "ack_required", as: Bool.self) else { return .notAsked }
+        let round = try row.decode(column: "ack_round", as: Int.self)
+        if let expected = job.expectedRound, expected != round { return .otherRound(round) }
+        let inserted = try await sql.raw("""
+            INSERT INTO \(ident: AcknowledgementModel.schema) (announcement_id, user_id, round, acknowledged_at)
+            VALUES (\(bind: announcementID), \(bind: job.userID), \(bind: round), \(bind: timestamp))
+            ON CONFLICT (announcement_id, user_id, round) DO NOTHING RETURNING acknowledged_at
+            """).first()
+        if inserted != nil {
+            return .given(AcknowledgementReceipt(round: round, acknowledgedAt: timestamp))
+        }
+        let first = try await given(announcementID, round: round, by: job.userID, on: sql)
+        return .given(AcknowledgementReceipt(round: round, acknowledgedAt: first ?? timestamp))
+    }
+
+    private static func given(_ announcementID: Int, round: Int, by userID: Int, on sql: any SQLDatabase) async throws -> Date? {
         try await sql.select().column("acknowledged_at").from(AcknowledgementModel.schema)
             .where("announcement_id", .equal, announcementID).where("user_id", .equal, userID).where("round", .equal, round)
             .first()?.decode(column: "acknowledged_at", as: Date.self)
@@ -91,7 +118,7 @@ struct AcknowledgementStore: Sendable {
     /// When `userID` acknowledged `round` of `announcementID`; `nil` when they have not.
     func acknowledgedAt(_ announcementID: Int, round: Int, by userID: Int) async throws -> Date? {
         guard let sql = database as? any SQLDatabase else { throw SQLDatabaseRequired() }
-        return try await given(announcementID, round: round, by: userID, on: sql)
+        return try await Self.given(announcementID, round: round, by: userID, on: sql)
     }
 
     /// One page of the live announcements that ask `userID` for an acknowledgement they have not
