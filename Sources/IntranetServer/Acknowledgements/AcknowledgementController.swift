@@ -70,21 +70,38 @@ struct AcknowledgementController: Sendable {
         return round
     }
 
+    /// Answers like a versioned route (``VersionMiddleware``), errors included: `API-Version`
+    /// once a version is chosen, and `Vary` always.
     @Sendable func reach(_ request: Request, context: AppRequestContext) async throws -> Response {
-        _ = try context.requireRole(.editor)
         let wantsCSV = Self.prefersCSV(request.headers)
-        let (version, format) = wantsCSV ? (APIVersion.latest, WireFormat.json) : try VersionMiddleware.negotiate(request.headers)
+        let version: APIVersion
+        let format: WireFormat
+        do {
+            (version, format) = wantsCSV ? (APIVersion.latest, WireFormat.json) : try VersionMiddleware.negotiate(request.headers)
+        } catch var error as APIError {
+            error.headers[.vary] = VersionMiddleware.vary
+            throw error
+        }
+        do {
+            var response = try await reachAnswer(context: context, csv: wantsCSV, representation: Representation(format: format, version: version))
+            response.headers[.apiVersion] = version.rawValue
+            response.headers[.vary] = VersionMiddleware.vary
+            return response
+        } catch {
+            var apiError = APIError(error, maxBodySize: 0)
+            apiError.headers[.apiVersion] = version.rawValue
+            apiError.headers[.vary] = VersionMiddleware.vary
+            throw apiError
+        }
+    }
+
+    private func reachAnswer(context: AppRequestContext, csv: Bool, representation: Representation) async throws -> Response {
+        _ = try context.requireRole(.editor)
         let id = try PathID.parse(context, notFound: "No announcement has this id.")
         guard let announcement = try await repository.find(id: id, visibility: .everything) else { throw APIError.notFound() }
-        var response: Response
-        if wantsCSV {
-            response = ReachCSV.response(of: announcement, reporter: reporter)
-        } else {
-            response = try Representation(format: format, version: version).response(try await reporter.report(announcement))
-            response.headers[.cacheControl] = "private, no-store"
-        }
-        response.headers[.apiVersion] = version.rawValue
-        response.headers[.vary] = VersionMiddleware.vary
+        if csv { return ReachCSV.response(of: announcement, reporter: reporter) }
+        var response = try representation.response(try await reporter.report(announcement))
+        response.headers[.cacheControl] = "private, no-store"
         return response
     }
 
