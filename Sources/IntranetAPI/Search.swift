@@ -18,7 +18,10 @@ public struct SearchSnippet: Codable, Sendable, Equatable, Hashable {
     public var marked: [Substring] {
         let scalars = text.unicodeScalars
         return matches.compactMap { match in
-            guard match.count == 2, match[0] >= 0, match[1] > 0, match[0] + match[1] <= scalars.count else { return nil }
+            // Compared without adding: offsets from a hostile server must not overflow.
+            guard match.count == 2, match[0] >= 0, match[1] > 0, match[0] <= scalars.count, match[1] <= scalars.count - match[0] else {
+                return nil
+            }
             let start = scalars.index(scalars.startIndex, offsetBy: match[0])
             let end = scalars.index(start, offsetBy: match[1])
             return Substring(text.unicodeScalars[start..<end])

@@ -51,6 +51,14 @@ struct SearchEndToEndTests {
             #expect(try await older.value == nil, "superseded")
             #expect(newer?.people?.items.first?.name == "Zoë Lefèvre")
             #expect(try await typeahead.search("  ") == nil, "a blank text asks nothing")
+
+            // The caller's own cancellation (the screen closed) cancels the request: nil, at once.
+            let closed = Task { try await typeahead.search("lefevre") }
+            try await Task.sleep(for: .milliseconds(50))
+            closed.cancel()
+            let started = ContinuousClock.now
+            #expect(try await closed.value == nil)
+            #expect(ContinuousClock.now - started < .milliseconds(150), "not after the 200 ms pause and the request")
         }
     }
 }

@@ -81,8 +81,8 @@ public actor TypeaheadSearch {
 
     /// Searches `text`, cancelling the search under way.
     ///
-    /// - Returns: the results, or `nil` when a newer search replaced this one (or the text is
-    ///   blank).
+    /// - Returns: the results, or `nil` when a newer search replaced this one, the caller's task
+    ///   was cancelled, or the text is blank.
     /// - Throws: a `RepositoryError` from the server.
     public func search(_ text: String) async throws -> SearchResults? {
         current?.cancel()
@@ -97,7 +97,8 @@ public actor TypeaheadSearch {
         }
         current = task
         do {
-            let results = try await task.value
+            // The caller's cancellation (a closed screen) cancels the request too.
+            let results = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
             return task.isCancelled ? nil : results
         } catch {
             if task.isCancelled { return nil }
