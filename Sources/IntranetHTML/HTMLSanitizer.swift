@@ -216,19 +216,20 @@ private struct Writer {
         escape(value, quotes: true)
     }
 
+    /// Escapes by Unicode scalar, not by character: a `"` followed by a combining mark is one
+    /// character, which a comparison of characters would let through to end an attribute.
     private static func escape(_ text: String, quotes: Bool) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"" where quotes: escaped += "&quot;"
-            default: escaped.append(character)
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": escaped.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": escaped.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"" where quotes: escaped.append(contentsOf: "&quot;".unicodeScalars)
+            default: escaped.append(scalar)
             }
         }
-        return escaped
+        return String(escaped)
     }
 }
 

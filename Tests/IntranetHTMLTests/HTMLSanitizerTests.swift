@@ -18,6 +18,9 @@ struct HTMLSanitizerTests {
          "<table><tr><th colspan=\"2\" scope=\"col\">h</th></tr><tr><td>d</td></tr></table>", 1),
         ("<pre>line 1\n  line 2 &lt;tag&gt;</pre>", "<pre>line 1\n  line 2 &lt;tag&gt;</pre>", 0),
         ("<br/><hr><img src=\"/a.png\" alt=\"A &quot;quote&quot;\">", "<br><hr><img alt=\"A &quot;quote&quot;\" src=\"/a.png\">", 0),
+        // A quote followed by a combining mark is one character but two scalars: still escaped,
+        // so it cannot end the attribute and add one of its own.
+        ("<p title='x\"\u{301} onclick=alert(1) y'>t</p>", "<p title=\"x&quot;\u{301} onclick=alert(1) y\">t</p>", 0),
         ("<figure><img src=\"https://x.test/a.jpg\" width=\"300\"><figcaption>Cap</figcaption></figure>",
          "<figure><img src=\"https://x.test/a.jpg\" width=\"300\"><figcaption>Cap</figcaption></figure>", 0),
         ("<a href=\"https://example.com/?a=1&amp;b=2\" title=\"t\">link</a>", "<a href=\"https://example.com/?a=1&amp;b=2\" title=\"t\">link</a>", 0),

@@ -24,6 +24,8 @@ struct WebTemplates: Sendable {
         guard let folder = Bundle.module.url(forResource: "web", withExtension: nil) else {
             throw WebTemplatesMissing()
         }
+        // Every template starts with `{{% CONTENT_TYPE: SCALAR_HTML }}` (a test checks it).
+        MustacheContentTypes.register(ScalarHTMLContentType(), named: ScalarHTMLContentType.name)
         let library = try await MustacheLibrary(directory: folder.path)
         let css = try Data(contentsOf: folder.appendingPathComponent("style.css"))
         let script = try Data(contentsOf: folder.appendingPathComponent("site.js"))
@@ -61,4 +63,28 @@ struct WebTemplates: Sendable {
 /// The web templates were not packaged with the server.
 struct WebTemplatesMissing: Error, CustomStringConvertible {
     var description: String { "the web templates (Resources/web) are missing from the server's bundle" }
+}
+
+/// HTML escaping by Unicode scalar: the template library's own escaping compares whole
+/// characters, so a `"` followed by a combining mark (one character) went through unescaped and
+/// could end a quoted attribute. Every `<`, `>`, `&`, `"` and `'` scalar is escaped here,
+/// whatever follows it.
+struct ScalarHTMLContentType: MustacheContentType {
+    /// The name templates give in their `CONTENT_TYPE` pragma.
+    static let name = "SCALAR_HTML"
+
+    func escapeText(_ text: String) -> String {
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "<": escaped.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": escaped.append(contentsOf: "&gt;".unicodeScalars)
+            case "&": escaped.append(contentsOf: "&amp;".unicodeScalars)
+            case "\"": escaped.append(contentsOf: "&quot;".unicodeScalars)
+            case "'": escaped.append(contentsOf: "&#39;".unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
+    }
 }
