@@ -34,6 +34,18 @@ struct WebSearchPageTests {
         }
     }
 
+    @Test("an overlong search is cut at 200 code points, as the API counts them, and still searches")
+    func overlongByCodePoints() async throws {
+        try await withTestServer { _, client in
+            // 127 characters, 247 code points: combining marks alone are separators.
+            let text = "lefevre" + String(repeating: " \u{301}", count: 120)
+            let query = text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let page = try await client.page("/search?q=\(query)").text
+            let found = page.contains(#"<a href="/people/3">Zoë Lefèvre</a>"#)
+            #expect(found)
+        }
+    }
+
     @Test("a restricted post is not on a signed-out or other reader's results page; its reader finds it")
     func restrictedStaysHidden() async throws {
         try await withTestServer(mode: .live) { _, client in

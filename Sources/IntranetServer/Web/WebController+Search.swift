@@ -9,7 +9,8 @@ extension WebController {
     @Sendable func searchPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try await self.identity(request)
         let fields = WebForm.parse(request.uri.query ?? "")
-        let text = String(WebForm.withoutControlCharacters(fields["q"] ?? "").prefix(SearchQuery.maxLength))
+        // Cut at the API's limit, which counts Unicode code points (not characters).
+        let text = String(String.UnicodeScalarView(WebForm.withoutControlCharacters(fields["q"] ?? "").unicodeScalars.prefix(SearchQuery.maxLength)))
         guard let number = Int(fields["page"] ?? "1"), number >= 1, number <= 10_000 else {
             throw APIError.notFound("There is no such page of results.")
         }
