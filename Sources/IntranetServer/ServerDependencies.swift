@@ -77,6 +77,7 @@ struct ServerDependencies {
         peopleSearch = PeopleSearchIndex(database: database.database, changes: changes, logger: logger, work: database.backgroundWork)
         services.append(peopleSearch)
         opens = OpenCounter(database: database.database, changes: changes, work: database.backgroundWork, logger: logger)
+        try await opens.loadKey()
         services.append(opens)
         acknowledgements = AcknowledgementStore(database: database.database, changes: changes, now: configuration.now)
         self.services = services

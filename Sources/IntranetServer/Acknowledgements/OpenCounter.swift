@@ -45,16 +45,10 @@ final class OpenCounter: Service, Sendable {
         self.logger = logger
     }
 
-    /// Notes that `userID` opened announcement `announcementID` (a cheap in-memory step; before
-    /// the key is read, the open is hashed once it is).
+    /// Notes that `userID` opened announcement `announcementID`: a cheap in-memory step. The
+    /// key is read when the server starts (``loadKey()``), before any request.
     func noteOpen(of announcementID: Int, by userID: Int) {
-        guard let key = key.withLock({ $0 }) else {
-            Task { [self] in
-                guard (try? await loadKey()) != nil else { return }
-                noteOpen(of: announcementID, by: userID)
-            }
-            return
-        }
+        guard let key = key.withLock({ $0 }) else { return }
         let (register, rank) = Self.place(userID, key: SymmetricKey(data: key))
         gathered.withLock { gathered in
             guard gathered[announcementID] != nil || gathered.count < Self.maxGathered else { return }
@@ -164,7 +158,6 @@ final class OpenCounter: Service, Sendable {
 
     /// Writes the gathered opens every ``flushInterval`` until shutdown, then once more.
     func run() async throws {
-        _ = try? await loadKey()
         while (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: Self.flushInterval) })) != nil {
             await flushLogged()
         }
@@ -179,8 +172,11 @@ final class OpenCounter: Service, Sendable {
         }
     }
 
+    /// Reads the key made at migration (the server does, as it starts).
+    ///
+    /// - Throws: ``MissingKey`` when the database has none.
     @discardableResult
-    private func loadKey() async throws -> [UInt8] {
+    func loadKey() async throws -> [UInt8] {
         if let known = key.withLock({ $0 }) { return known }
         let row = try await sql().select().column("key").from(Self.keySchema).where("id", .equal, 1).first()
         guard let hex = try row?.decode(column: "key", as: String.self), let bytes = Self.bytes(hex: hex), bytes.count == 32 else {

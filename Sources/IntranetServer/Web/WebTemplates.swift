@@ -1,4 +1,5 @@
 import Foundation
+import IntranetHTML
 import Mustache
 import NIOCore
 
@@ -74,17 +75,7 @@ struct ScalarHTMLContentType: MustacheContentType {
     static let name = "SCALAR_HTML"
 
     func escapeText(_ text: String) -> String {
-        var escaped = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "<": escaped.append(contentsOf: "&lt;".unicodeScalars)
-            case ">": escaped.append(contentsOf: "&gt;".unicodeScalars)
-            case "&": escaped.append(contentsOf: "&amp;".unicodeScalars)
-            case "\"": escaped.append(contentsOf: "&quot;".unicodeScalars)
-            case "'": escaped.append(contentsOf: "&#39;".unicodeScalars)
-            default: escaped.append(scalar)
-            }
-        }
-        return String(escaped)
+        // The sanitiser's escaping (by scalar), and the apostrophe, which templates may quote with.
+        HTMLSanitizer.escape(text).replacingOccurrences(of: "'", with: "&#39;")
     }
 }
