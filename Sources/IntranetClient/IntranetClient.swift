@@ -47,7 +47,7 @@ public struct IntranetClient: Sendable {
     /// Imports from other systems, for admins (`/imports/…`).
     public let imports: ImportsRepository
     /// Acknowledgements ("I have read and understood", queued while offline) and the editors'
-    /// reach reports; ``acknowledge(_:)`` is the short way to one.
+    /// reach reports; ``acknowledge(_:round:)`` is the short way to one.
     public let acknowledgements: AcknowledgementsRepository
 
     /// Creates a client talking to a server over `URLSession`.
@@ -145,8 +145,10 @@ public struct IntranetClient: Sendable {
     /// - Throws: a `RepositoryError`: `notFound` when the user may not read it, `conflict` when
     ///   it asks for no acknowledgement.
     ///
-    /// - Parameter round: the round the user read (`Announcement.acknowledgement?.round`), so
-    ///   that a confirmation of an older text is refused; `nil` for the current one.
+    /// - Parameters:
+    ///   - id: the announcement's id.
+    ///   - round: the round the user read (`Announcement.acknowledgement?.round`), so that a
+    ///     confirmation of an older text is refused; `nil` for the current one.
     @discardableResult
     public func acknowledge(_ id: Int, round: Int? = nil) async throws -> AcknowledgementsRepository.Outcome {
         try await acknowledgements.acknowledge(id, round: round)

@@ -17,7 +17,7 @@ import RESTRepository
 ///
 /// **Offline.** With a response store (``IntranetClientConfiguration/responseStore``), an
 /// acknowledgement made while the server cannot be reached is kept in the store's outbox
-/// (under the signed-in user, surviving the app's end) and ``acknowledge(_:)`` answers
+/// (under the signed-in user, surviving the app's end) and ``acknowledge(_:round:)`` answers
 /// ``Outcome/queued(since:)``; ``sendQueued()`` sends what is queued once the server answers
 /// (``AnnouncementFeed`` does on every refresh). Each is removed only when the server answered
 /// it, and sending is one at a time in this process: a retry after a lost answer sends the
@@ -26,7 +26,7 @@ import RESTRepository
 /// 408, 429) keeps it queued too; a refusal (the post is gone, hidden, no longer asks, or asks
 /// a new round since the user read it) drops it and is reported.
 public struct AcknowledgementsRepository: Sendable {
-    /// What ``acknowledge(_:)`` did.
+    /// What ``acknowledge(_:round:)`` did.
     public enum Outcome: Sendable, Equatable {
         /// The server recorded it (now, or before: the receipt names the first time).
         case confirmed(AcknowledgementReceipt)
@@ -63,9 +63,11 @@ public struct AcknowledgementsRepository: Sendable {
     ///   when it asks for no acknowledgement, `unauthorized` signed out; unreachable without
     ///   a store.
     ///
-    /// - Parameter round: the round the user read (the detail's `acknowledgement.round`): when
-    ///   the editor asked again meanwhile, the server refuses it (`conflict`) rather than count
-    ///   it for a text the user did not see. `nil` confirms whatever round is current.
+    /// - Parameters:
+    ///   - id: the announcement's id.
+    ///   - round: the round the user read (the detail's `acknowledgement.round`): when the editor
+    ///     asked again meanwhile, the server refuses it (`conflict`) rather than count it for a
+    ///     text the user did not see. `nil` confirms whatever round is current.
     public func acknowledge(_ id: Int, round: Int? = nil) async throws -> Outcome {
         let path = Self.path(of: id, round: round)
         do {
