@@ -18,6 +18,8 @@ struct IntranetServer {
     var changes: ChangePipeline
     /// The sessions this instance remembers.
     var sessions: SessionRememberingAccountRepository
+    /// Hands the change log to live streams.
+    var events: EventHub
 }
 
 /// Builds the intranet server for a configuration: opens and migrates the database (seeding a
@@ -130,5 +132,5 @@ func makeServer(
     return IntranetServer(
         application: application, database: database, cache: dependencies.cache, routes: routes,
         changeFeed: dependencies.changeFeed, peopleSearch: dependencies.peopleSearch, changes: dependencies.changes,
-        sessions: dependencies.accounts)
+        sessions: dependencies.accounts, events: dependencies.events)
 }

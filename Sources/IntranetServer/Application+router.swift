@@ -55,6 +55,10 @@ func buildRouter(
         metrics: dependencies.metrics, limit: configuration.importMaxBytes, board: ImportProgressBoard(now: configuration.now)
     ).addRoutes(to: &apiRoutes)
 
+    // The live stream negotiates its own format (text/event-stream): outside the versioned group.
+    var eventRoutes = RouteBook<AppRequestContext>()
+    EventController(hub: dependencies.events).addRoutes(to: &eventRoutes)
+
     var webRoutes = RouteBook<AppRequestContext>()
     let web = WebController(
         repository: dependencies.announcements, people: dependencies.people, accounts: dependencies.accounts, auth: dependencies.auth,
@@ -67,7 +71,7 @@ func buildRouter(
 
     // Routes are named by their template wherever an exchange is recorded: the API's first,
     // then the pages'.
-    let books = [serviceRoutes, apiRoutes, reachRoutes]
+    let books = [serviceRoutes, apiRoutes, reachRoutes, eventRoutes]
     let named = books + [webRoutes]
     var recorder = dependencies.recorder
     recorder.route = { path in named.lazy.compactMap { $0.template(servingRequestPath: path) }.first ?? "unmatched" }
@@ -87,6 +91,7 @@ func buildRouter(
     router.add(middleware: AuthMiddleware(auth: dependencies.auth, allowsAnonymousReading: configuration.allowsAnonymousReading))
     serviceRoutes.register(on: router)
     reachRoutes.register(on: router)
+    eventRoutes.register(on: router)
     apiRoutes.register(on: router.group().add(middleware: VersionMiddleware(maxBodySize: limit)))
-    return (router, serviceRoutes.routes + apiRoutes.routes + reachRoutes.routes, recorder)
+    return (router, serviceRoutes.routes + apiRoutes.routes + reachRoutes.routes + eventRoutes.routes, recorder)
 }

@@ -31,6 +31,8 @@ struct ServerDependencies {
     let acknowledgements: AcknowledgementStore
     /// Counts distinct readers who opened each announcement.
     let opens: OpenCounter
+    /// Hands the change log to live streams.
+    let events: EventHub
     /// What runs beside the HTTP server, stopped in reverse order (the database last).
     let services: [any Service]
 
@@ -43,7 +45,7 @@ struct ServerDependencies {
         // ever on SQLite, and while the change feed vouches for it on PostgreSQL (ChangeFeed
         // explains the bound). Every write, here or elsewhere, reaches them through the pipeline.
         let trust: ChangeTrust = database.isShared ? .fed() : .always()
-        changes = ChangePipeline(database: database.database, trust: trust)
+        changes = ChangePipeline(database: database.database, trust: trust, now: configuration.now)
         metrics = configuration.metricsToken.map { _ in
             ServerMetrics(poolSize: database.isShared ? configuration.databasePoolSize : 1, poolUse: database.poolUse)
         }
@@ -80,7 +82,6 @@ struct ServerDependencies {
         try await opens.loadKey()
         services.append(opens)
         acknowledgements = AcknowledgementStore(database: database.database, changes: changes, now: configuration.now)
-        self.services = services
         announcements = FluentAnnouncementRepository(database: database.database, changes: changes, now: configuration.now)
         people = FluentPersonRepository(database: database.database, changes: changes, now: configuration.now, searchIndex: peopleSearch)
         hasher = PasswordHasher(cost: configuration.passwordCost)
@@ -89,6 +90,11 @@ struct ServerDependencies {
         var auth = AuthService(accounts: accounts, hasher: hasher, sessionLifetime: configuration.sessionLifetime, now: configuration.now)
         auth.metrics = metrics
         self.auth = auth
+        events = EventHub(
+            database: database.database, cache: cache, people: people, auth: auth, work: database.backgroundWork,
+            now: configuration.now, logger: logger)
+        changes.add(events)
+        self.services = services + [events]
         recorder = ExchangeRecorder(
             accessLog: configuration.accessLog.map { AccessLog(format: $0, output: configuration.accessLogOutput) }, metrics: metrics)
     }

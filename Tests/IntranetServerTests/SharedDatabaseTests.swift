@@ -281,7 +281,7 @@ struct SharedDatabaseTests {
 
     /// Runs `body` with two live server instances sharing one fresh PostgreSQL schema, once
     /// both change feeds are live.
-    private func withTwoInstances(_ body: @Sendable (Instance, Instance) async throws -> Void) async throws {
+    func withTwoInstances(_ body: @Sendable (Instance, Instance) async throws -> Void) async throws {
         try await PostgresGate.shared.withPermit { try await runTwoInstances(body) }
     }
 

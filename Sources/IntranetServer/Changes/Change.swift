@@ -17,6 +17,9 @@ struct Change: Sendable, Equatable {
     /// What happened to a subject.
     enum Action: String, Sendable, Equatable {
         case created, changed, deleted
+        /// Changed, and readers see it from now on for the first time (a draft or a scheduled
+        /// post went live): new to them, not changed.
+        case published
     }
 
     /// Where a change was made.
@@ -39,6 +42,10 @@ struct Change: Sendable, Equatable {
     var origin: Origin = .local
     /// The change's place among this instance's changes, from 1 (set by the pipeline).
     var sequence: UInt64 = 0
+    /// Who could read each announcement before the write, for the writes that may have taken
+    /// readers away (its readers, audience, status or window changed, or it was deleted): live
+    /// streams tell those who lost it that it is gone (``ChangeLog``).
+    var formerReaders: [Int: FormerReaders] = [:]
 
     /// The accounts whose remembered sessions must go: `nil` for every account (a change to
     /// accounts that names none, as a new user or a change found by comparing revisions), empty
@@ -59,4 +66,29 @@ struct Change: Sendable, Equatable {
 /// reads its own write stale.
 protocol ChangeListener: AnyObject, Sendable {
     func apply(_ change: Change)
+}
+
+/// Who could read an announcement at some moment, as far as live streams need to know to tell
+/// a reader who lost it that it is gone: editors and admins always could.
+struct FormerReaders: Sendable, Equatable, Codable {
+    /// Everyone who may read announcements could (it was unrestricted and live).
+    var everyone: Bool
+    /// The accounts named as its readers could (it was live).
+    var users: [Int]
+    /// It was live and addressed to an audience (departments or teams).
+    var audience: Bool
+
+    /// Who could read `announcement` at `now`.
+    init(_ announcement: StoredAnnouncement, at now: Date) {
+        let live = announcement.isLive(at: now)
+        everyone = live && !announcement.isRestricted
+        users = live ? announcement.readers ?? [] : []
+        audience = live && announcement.audience != nil
+    }
+
+    init(everyone: Bool = false, users: [Int] = [], audience: Bool = false) {
+        self.everyone = everyone
+        self.users = users
+        self.audience = audience
+    }
 }

@@ -1,4 +1,5 @@
 import FluentKit
+import Foundation
 import Synchronization
 
 /// The one way a change travels through the server.
@@ -10,6 +11,9 @@ import Synchronization
 /// 2. hands the ``Change`` to every ``ChangeListener`` (the response cache drops the answers
 ///    that depend on those domains; remembered sessions of a changed account are forgotten);
 /// 3. publishes it to every subscriber of ``changes()``, numbered in order.
+///
+/// The write's subjects also go into the durable change log (``ChangeLog``), in the write's own
+/// transaction: what live streams on every instance tell readers, and resume from.
 ///
 /// Changes made elsewhere arrive the same way: the PostgreSQL change feed names the domains
 /// its triggers saw (``receive(_:)``, so writes by hand in psql count too), and where memory is
@@ -33,13 +37,16 @@ final class ChangePipeline: Sendable {
     let trust: ChangeTrust
     /// Where ``catchUp()`` reads the revisions; without one (unit tests) it reads none.
     let database: (any Database)?
+    /// The clock the change log's entries are dated by.
+    let now: @Sendable () -> Date
     private let state = Mutex(State())
     /// Held while one change is handed out, so the next waits for it (never while `state` is).
     private let publishing = Mutex(())
 
-    init(database: (any Database)? = nil, trust: ChangeTrust = .always()) {
+    init(database: (any Database)? = nil, trust: ChangeTrust = .always(), now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.trust = trust
+        self.now = now
     }
 
     // MARK: Listening
@@ -89,6 +96,7 @@ final class ChangePipeline: Sendable {
             result = try await database.transaction { database in
                 var change = Change(domains: domains)
                 let value = try await body(database, &change)
+                try await ChangeLog.append(ChangeLog.entries(of: change, at: self.now()), on: database)
                 let revisions = try await ChangeRevisions.bump(change.domains, on: database)
                 return (value, change, revisions)
             }

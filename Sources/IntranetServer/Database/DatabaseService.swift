@@ -164,6 +164,7 @@ final class DatabaseService: Service, Sendable {
         migrations.add(AddAnnouncementSearch())
         migrations.add(AddPhoneToPeopleSearch())
         migrations.add(AddAcknowledgements())
+        migrations.add(AddChangeLog())
         if seeds {
             migrations.add(SeedSamplePeople())
         }

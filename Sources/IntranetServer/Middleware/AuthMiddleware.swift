@@ -21,6 +21,13 @@ struct AuthMiddleware: RouterMiddleware {
         openPaths.contains(path) || (path.hasPrefix(ImportProgressBoard.pathPrefix) && path.count > ImportProgressBoard.pathPrefix.count)
     }
 
+    /// Whether the session cookie alone signs `request` in: the live stream's `GET`, which a
+    /// browser's `EventSource` makes with no header of its own, only reads, and which another
+    /// site's page cannot read (no CORS).
+    static func readsWithCookie(_ request: Request) -> Bool {
+        request.method == .get && request.uri.path == EventController.path
+    }
+
     let auth: AuthService
     let allowsAnonymousReading: Bool
 
@@ -33,6 +40,9 @@ struct AuthMiddleware: RouterMiddleware {
         guard let header = request.headers[.authorization] else {
             // A browser's session cookie counts only with the CSRF token its pages carry, so a
             // page of another site cannot act through the API as the signed-in user.
+            if let token = request.cookies[WebCookies.session]?.value, Self.readsWithCookie(request) {
+                return try await next(request, try await signedIn(context, token: token))
+            }
             if let csrf = request.headers[.csrfToken], let token = request.cookies[WebCookies.session]?.value,
                WebCookies.constantTimeEqual(csrf, WebCookies.csrfToken(forSession: token)) {
                 return try await next(request, try await signedIn(context, token: token))

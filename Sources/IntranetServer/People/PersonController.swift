@@ -91,19 +91,7 @@ struct PersonController: Sendable {
 
     /// Each person with their manager and reports, in two queries for the whole page.
     private func neighbourhoods(of people: [StoredPerson]) async throws -> [PersonRepresentation.Neighbourhood] {
-        var known = Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let missingManagers = Array(Set(people.compactMap(\.managerID)).subtracting(known.keys))
-        // Two independent queries: on PostgreSQL they run side by side on two connections.
-        async let reportsOfPage = repository.reports(of: people.map(\.id))
-        async let managers = repository.people(ids: missingManagers)
-        let reports = try await reportsOfPage
-        for manager in try await managers {
-            known[manager.id] = manager
-        }
-        return people.map { person in
-            PersonRepresentation.Neighbourhood(
-                person: person, manager: person.managerID.flatMap { known[$0] }, reports: reports[person.id] ?? [])
-        }
+        try await PersonRepresentation.neighbourhoods(of: people, in: repository)
     }
 
     /// The cached answer for `key`, or a fresh one built and cached: the directory is the same

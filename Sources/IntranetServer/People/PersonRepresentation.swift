@@ -42,6 +42,31 @@ enum PersonRepresentation {
         var reports: [StoredPerson]
     }
 
+    /// Each person with their manager and reports, in two queries for the whole page.
+    static func neighbourhoods(of people: [StoredPerson], in repository: any PersonRepository) async throws -> [Neighbourhood] {
+        var known = Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let missingManagers = Array(Set(people.compactMap(\.managerID)).subtracting(known.keys))
+        // Two independent queries: on PostgreSQL they run side by side on two connections.
+        async let reportsOfPage = repository.reports(of: people.map(\.id))
+        async let managers = repository.people(ids: missingManagers)
+        let reports = try await reportsOfPage
+        for manager in try await managers {
+            known[manager.id] = manager
+        }
+        return people.map { person in
+            Neighbourhood(
+                person: person, manager: person.managerID.flatMap { known[$0] }, reports: reports[person.id] ?? [])
+        }
+    }
+
+    /// The tag a 2.0 JSON detail read of person `id` answers (what live streams announce), or
+    /// `nil` when no such person exists.
+    static func detailTag(of id: Int, in repository: any PersonRepository) async throws -> String? {
+        guard let person = try await repository.find(id: id) else { return nil }
+        let item = try await neighbourhoods(of: [person], in: repository)[0]
+        return try detail(item, as: Representation(format: .json, version: .v2_0), expansion: PersonExpansion()).etag
+    }
+
     static func detail(_ item: Neighbourhood, as representation: Representation, expansion: PersonExpansion) throws -> CachedResponse {
         let body: ByteBuffer
         switch representation.format {

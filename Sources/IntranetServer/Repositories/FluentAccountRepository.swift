@@ -73,16 +73,20 @@ struct FluentAccountRepository: AccountRepository {
             if model.role == UserRole.admin.rawValue {
                 try await Self.requireAnotherAdmin(than: id, on: database)
             }
-            if try await PersonModel.query(on: database).filter(\.$userID == id).count() > 0 {
+            let linked = try await PersonModel.query(on: database).filter(\.$userID == id).all().compactMap(\.id)
+            if !linked.isEmpty {
                 changed.domains.insert(.people)
             }
             try await SessionModel.query(on: database).filter(\.$userID == id).delete()
+            // Live streams: the announcements naming the account are read by one reader less.
+            let named = try await ReaderGrantModel.query(on: database).filter(\.$userID == id).all().map(\.announcementID)
             try await ReaderGrantModel.query(on: database).filter(\.$userID == id).delete()
             if try await AcknowledgementStore.forget(userID: id, on: database) {
                 changed.domains.insert(.acknowledgements)
             }
             try await model.delete(on: database)
-            changed.subjects = [.account(id: id, .deleted)]
+            changed.subjects = [.account(id: id, .deleted)] + Set(named).sorted().map { .announcement(id: $0, .changed) }
+                + linked.map { .person(id: $0, .changed) }
         }
     }
 

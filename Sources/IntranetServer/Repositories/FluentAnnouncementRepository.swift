@@ -99,14 +99,16 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
             if content.title != current.title || content.body != current.body {
                 try await AnnouncementSearchIndex.index(id: id, title: content.title, body: content.body, on: database)
             }
-            changed.subjects = [.announcement(id: id, .changed)]
-            return try StoredAnnouncement(model, readers: content.readers, audience: content.audience)
+            let updated = try StoredAnnouncement(model, readers: content.readers, audience: content.audience)
+            Self.describe(update: id, from: current, to: updated, at: timestamp, in: &changed)
+            return updated
         }
     }
 
     func delete(id: Int, precondition: WritePrecondition) async throws {
         try await changes.write(.announcements, on: database) { database, changed in
             let model = try await Self.lockedModel(id: id, precondition: precondition, on: database)
+            changed.formerReaders[id] = FormerReaders(try await Self.stored([model], on: database)[0], at: now())
             try await ReaderGrantModel.query(on: database).filter(\.$announcementID == id).delete()
             try await AudienceModel.query(on: database).filter(\.$announcementID == id).delete()
             try await AnnouncementSearchIndex.remove(id: id, on: database)
@@ -119,6 +121,15 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
             try await model.delete(on: database)
             changed.subjects = [.announcement(id: id, .deleted)]
         }
+    }
+
+    /// Names what an update did for live streams: `published` when readers see it from now on
+    /// for the first time, and who could read it before when that changed.
+    private static func describe(update id: Int, from current: StoredAnnouncement, to updated: StoredAnnouncement, at now: Date, in change: inout Change) {
+        let wentLive = !current.isLive(at: now) && updated.isLive(at: now)
+        change.subjects = [.announcement(id: id, wentLive ? .published : .changed)]
+        let before = FormerReaders(current, at: now)
+        if before != FormerReaders(updated, at: now) { change.formerReaders[id] = before }
     }
 
     /// Sets the stored fields `content` decides beyond title and body; a pin made now (not

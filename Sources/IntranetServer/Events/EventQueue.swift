@@ -1,0 +1,103 @@
+import NIOCore
+import Synchronization
+
+/// What one stream has yet to write: a bounded queue between the ``EventHub``, which adds, and
+/// the stream's response, which writes as fast as its client reads.
+///
+/// Past ``limit`` waiting messages the client is too slow: the queue takes one last message
+/// saying why (``close(with:)``) and ends, so a slow client never makes the server hold more
+/// than `limit` + 1 messages for it. It reconnects with the id of the last event it read, and
+/// gets the rest from the log.
+final class EventQueue: Sendable {
+    private struct State {
+        var waiting: CircularBuffer<ByteBuffer> = []
+        var reader: CheckedContinuation<ByteBuffer?, Never>?
+        /// Set once the queue ends: no more messages are taken.
+        var isEnded = false
+        /// Why it ended, for the stream to log and for tests.
+        var reason: EventStreamEnd?
+    }
+
+    /// The most messages kept waiting for a slow client.
+    let limit: Int
+    private let state = Mutex(State())
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Adds a message, unless the queue ended; a message past the limit ends it instead, as
+    /// too slow.
+    func push(_ message: ByteBuffer) {
+        let (reader, message): (CheckedContinuation<ByteBuffer?, Never>?, ByteBuffer?) = state.withLock { state in
+            guard !state.isEnded else { return (nil, nil) }
+            if let reader = state.reader {
+                state.reader = nil
+                return (reader, message)
+            }
+            guard state.waiting.count < limit else {
+                state.waiting.append(ServerSentEvents.closing(.tooSlow))
+                state.isEnded = true
+                state.reason = .tooSlow
+                return (nil, nil)
+            }
+            state.waiting.append(message)
+            return (nil, nil)
+        }
+        reader?.resume(returning: message)
+    }
+
+    /// Ends the queue with a last message saying why, after what already waits.
+    func close(with reason: EventStreamEnd) {
+        let closing = ServerSentEvents.closing(reason)
+        let reader: CheckedContinuation<ByteBuffer?, Never>? = state.withLock { state in
+            guard !state.isEnded else { return nil }
+            state.isEnded = true
+            state.reason = reason
+            // A reader waits only on an empty queue: it takes the last message at once.
+            if let reader = state.reader {
+                state.reader = nil
+                return reader
+            }
+            state.waiting.append(closing)
+            return nil
+        }
+        reader?.resume(returning: closing)
+    }
+
+    /// Why the queue ended, once it has.
+    var reason: EventStreamEnd? { state.withLock { $0.reason } }
+
+    /// The next message, waiting for one; `nil` once the queue ended and is empty, or when the
+    /// task is cancelled.
+    func next() async -> ByteBuffer? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<ByteBuffer?, Never>) in
+                let ready: ByteBuffer?? = state.withLock { state in
+                    if let first = state.waiting.popFirst() { return .some(first) }
+                    if state.isEnded || Task.isCancelled { return .some(nil) }
+                    state.reader = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            let reader = state.withLock { state in
+                defer { state.reader = nil }
+                return state.reader
+            }
+            reader?.resume(returning: nil)
+        }
+    }
+}
+
+/// Why a stream ended, as its last message says (`event: closing`).
+enum EventStreamEnd: String, Sendable {
+    /// The server is shutting down: reconnect after the `retry` the message gives.
+    case shutdown
+    /// The session was logged out or expired: sign in again.
+    case signedOut = "signed-out"
+    /// The client read too slowly and more than the limit waited: reconnect, with
+    /// `Last-Event-ID`, to get what was dropped.
+    case tooSlow = "too-slow"
+}
