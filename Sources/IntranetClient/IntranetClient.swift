@@ -49,6 +49,8 @@ public struct IntranetClient: Sendable {
     /// Acknowledgements ("I have read and understood", queued while offline) and the editors'
     /// reach reports; ``acknowledge(_:round:)`` is the short way to one.
     public let acknowledgements: AcknowledgementsRepository
+    /// Builds the live stream's requests.
+    let liveStream: LiveStreamRequests
 
     /// Creates a client talking to a server over `URLSession`.
     ///
@@ -112,6 +114,9 @@ public struct IntranetClient: Sendable {
         let middleware = configuration.middleware(
             for: apiVersion, credentials: credentials, signingPathPrefix: signingPathPrefix)
         let chain = MiddlewareTransport(transport, middleware: middleware)
+        liveStream = LiveStreamRequests(
+            transport: (transport as? URLSessionTransport) ?? configuration.liveStreamBaseURL.map { URLSessionTransport(baseURL: $0) },
+            middleware: middleware.filter { !($0 is LoggingMiddleware) })
         var client = RESTClient(transport: chain, coder: format.bodyCoder)
         client.responseObserver = configuration.responseObserver
         if let store = configuration.responseStore {
@@ -152,6 +157,22 @@ public struct IntranetClient: Sendable {
     @discardableResult
     public func acknowledge(_ id: Int, round: Int? = nil) async throws -> AcknowledgementsRepository.Outcome {
         try await acknowledgements.acknowledge(id, round: round)
+    }
+
+    /// The server's live stream of changes (`GET /events`): what changed among the
+    /// announcements and people this user may read, as it happens, reconnecting by itself and
+    /// resuming where it left off (``LiveChanges``).
+    ///
+    /// Needs a client made with a base URL (``init(baseURL:apiVersion:format:configuration:)``),
+    /// or ``IntranetClientConfiguration/liveStreamBaseURL``: a client over another transport
+    /// without it throws `RepositoryError.transport` when iterated.
+    ///
+    /// - Parameters:
+    ///   - lastEventID: the ``LiveChange/eventID`` of the last change handled, to resume after
+    ///     it (changes missed since then come first); `nil` for changes from now on.
+    ///   - reconnection: how long to wait between attempts while the server is away.
+    public func changes(resumingAfter lastEventID: String? = nil, reconnection: LiveChanges.Reconnection = .init()) -> LiveChanges {
+        LiveChanges(prepare: liveStream.prepare, resumingAfter: lastEventID, reconnection: reconnection)
     }
 
     /// Searches people and announcements (`GET /search`): the best people, then the best

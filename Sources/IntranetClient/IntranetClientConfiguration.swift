@@ -51,6 +51,10 @@ public struct IntranetClientConfiguration: Sendable {
     /// Called with every successful answer a call returns, with its request, wherever it came
     /// from (its `origin`): for a "last updated" label, or to record raw bodies.
     public var responseObserver: (@Sendable (RESTRequest, RESTResponse) async -> Void)?
+    /// The server the live stream (``IntranetClient/changes(resumingAfter:reconnection:)``)
+    /// connects to, for a client made over a transport of its own (a client made with a base
+    /// URL uses it); `nil`: that client has no live stream.
+    public var liveStreamBaseURL: URL?
 
     /// Creates a configuration; every setting has a default: a session in memory, no signing,
     /// up to three attempts for idempotent requests answered 503 or 429 (none after a

@@ -21,7 +21,7 @@ struct ReadmeSampleTests {
     func readmeMatchesCompiledSample() throws {
         let readme = try Self.readmeText()
         let samples = try ["ReadmeSample.swift", "ReadmeTestingSample.swift", "ReadmeSpearalSample.swift", "ReadmeOfflineSample.swift", "ReadmePeopleSample.swift", "ReadmeSearchSample.swift",
-            "ReadmeAcknowledgementSample.swift"].map {
+            "ReadmeAcknowledgementSample.swift", "ReadmeLiveSample.swift"].map {
             try String(contentsOf: Self.packageRoot.appendingPathComponent("Tests/IntranetClientReadmeTests/ReadmeSamples/\($0)"), encoding: .utf8)
         }
 
@@ -29,7 +29,7 @@ struct ReadmeSampleTests {
             .compactMap { $0.components(separatedBy: "```").first }
             .filter { $0.contains("import ") }
 
-        #expect(blocks.count == 7)
+        #expect(blocks.count == 8)
         for block in blocks {
             #expect(samples.contains { $0.hasSuffix(block) }, "docs/swift-client.md block not compiled:\n\(block)")
         }

@@ -186,6 +186,43 @@ public actor AnnouncementFeed {
         publish()
     }
 
+    /// Keeps the feed current from the server's live stream (``IntranetClient/changes(resumingAfter:reconnection:)``)
+    /// until the calling task is cancelled or the stream ends (``LiveChanges`` tells how):
+    /// each change is applied as ``apply(_:)`` says.
+    ///
+    /// - Throws: what ends the stream: `RepositoryError.unauthorized` when the session ends.
+    public func follow(_ changes: LiveChanges) async throws {
+        for try await change in changes {
+            await apply(change)
+        }
+    }
+
+    /// Applies one change of the live stream: a deleted announcement leaves the list at once
+    /// (and, when it is the one open, the detail says so); anything else about announcements
+    /// reads the list again — new ones appear, changed ones refresh, and the offline store is
+    /// revalidated on the way (unchanged answers cost a `304`) — and the open announcement too
+    /// when it is the one that changed. Changes of people leave the feed as it is.
+    public func apply(_ change: LiveChange) async {
+        switch change.kind {
+        case .personChanged:
+            return
+        case .announcementDeleted:
+            if let items = list.value, let id = change.id {
+                list = .loaded(items.filter { $0.id != id })
+            }
+            if let id = change.id, openedID == id {
+                detail = .failed(message: "This announcement was removed, or is no longer shared with you.", previous: nil)
+            }
+            publish()
+        case .announcementCreated, .announcementChanged, .reset:
+            await refresh()
+            if let opened = openedID, change.kind == .reset || change.id == opened,
+               let summary = list.value?.first(where: { $0.id == opened }) {
+                await open(summary)
+            }
+        }
+    }
+
     /// Closes the opened announcement.
     public func close() {
         openedID = nil

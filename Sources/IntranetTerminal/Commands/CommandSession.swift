@@ -43,7 +43,7 @@ struct CommandSession: Sendable {
             PendingRevalidations.register(responseStore)
         }
         let (recorder, notices, server) = (recorder, notices, serverURL)
-        let configuration = IntranetClientConfiguration(
+        var configuration = IntranetClientConfiguration(
             retryPolicy: nil, sessionStore: sessionStore,
             signingKey: try options.signingKey(environment: context.environment),
             responseStore: responseStore, storePolicy: policy ?? .networkFirst,
@@ -63,6 +63,7 @@ struct CommandSession: Sendable {
                     await io.writeError(line + "\n")
                 }
             })
+        configuration.liveStreamBaseURL = serverURL
         client = IntranetClient(
             transport: transport, apiVersion: options.apiVersion.apiVersion,
             format: try options.wireFormat(environment: context.environment), configuration: configuration)

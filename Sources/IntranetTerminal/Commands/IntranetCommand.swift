@@ -1,7 +1,7 @@
 import ArgumentParser
 
-/// `intranet`: the root command. It only groups: `announcements`, `people`, `login`,
-/// `logout`, `whoami`, `users`, `import` and `cache` do the work.
+/// `intranet`: the root command. It only groups: `announcements`, `people`, `search`,
+/// `events`, `login`, `logout`, `whoami`, `users`, `import` and `cache` do the work.
 public struct IntranetCommand: ParsableCommand {
     /// The command's name, abstract, exit statuses and subcommands.
     public static let configuration = CommandConfiguration(
@@ -31,6 +31,8 @@ public struct IntranetCommand: ParsableCommand {
               intranet announcements drafts             drafts (editors)
               intranet announcements list --status scheduled
               intranet announcements delete 7 --yes
+              intranet announcements --follow            the list, then each change as it happens
+              intranet events --output json              the live stream, one JSON object per line
               intranet search parental leave             people and announcements, best first
               intranet search --people zoe               people only (--announcements: posts only)
               intranet people --search lefevre           look someone up
@@ -46,7 +48,7 @@ public struct IntranetCommand: ParsableCommand {
             \(ExitStatus.helpText)
             """,
         subcommands: [
-            AnnouncementsCommand.self, PeopleCommand.self, SearchCommand.self, AckCommand.self, PendingCommand.self, ReachCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, UsersCommand.self, ImportCommand.self, CacheCommand.self,
+            AnnouncementsCommand.self, PeopleCommand.self, SearchCommand.self, EventsCommand.self, AckCommand.self, PendingCommand.self, ReachCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, UsersCommand.self, ImportCommand.self, CacheCommand.self,
         ])
 
     /// Creates the command (ArgumentParser fills it in).

@@ -25,7 +25,13 @@ struct ListCommand: AsyncParsableCommand, TerminalCommand {
         "List what readers do not see: draft, scheduled or expired (editors and admins).", valueName: "status"))
     var status: AnnouncementsRepository.Listing?
 
+    @Flag(help: "Keep the list open and print each change as it happens, until interrupted (Ctrl-C).")
+    var follow = false
+
     func validate() throws {
+        if follow, global.output != .table {
+            throw ValidationError("--follow prints lines for people; for scripts use: intranet events --output json")
+        }
         if all, page != nil {
             throw ValidationError("--all shows every page; leave out --page")
         }
@@ -42,7 +48,15 @@ struct ListCommand: AsyncParsableCommand, TerminalCommand {
     }
 
     func execute(in context: TerminalContext) async throws {
+        guard follow else {
+            try await Self.list(global: global, page: page, perPage: perPage, all: all, status: status, in: context)
+            return
+        }
+        // Listening starts before the list is read, so nothing changed in between is missed.
+        let session = try CommandSession(options: global, context: context)
+        let following = FollowedChanges(session.client.changes())
         try await Self.list(global: global, page: page, perPage: perPage, all: all, status: status, in: context)
+        try await following.print(to: session)
     }
 
     /// Lists one page (or every page) of `status` (live announcements when `nil`).

@@ -28,4 +28,10 @@ public enum LocalTime {
         }
         return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)) \(name)"
     }
+
+    /// The time of day of `date` in `zone`, as `14:03:07`.
+    public static func clock(_ date: Date, in zone: TimeZone = .current) -> String {
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: zone, from: date)
+        return String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    }
 }
