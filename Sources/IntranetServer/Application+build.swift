@@ -40,6 +40,11 @@ public func buildApplication(_ configuration: AppConfiguration) async throws -> 
 public func runServer(_ configuration: AppConfiguration) async throws {
     let server = try await makeServer(configuration)
     let logger = server.application.logger
+    // Every live stream holds a connection, and so a file, open.
+    if let limit = FileLimit.raiseToMaximum() {
+        let raised = limit.after > limit.before ? " (raised from \(limit.before))" : ""
+        logger.info("open files: up to \(limit.after)\(raised), about as many connections and live streams")
+    }
     let notice = ShutdownNotice(grace: configuration.shutdownGrace, logger: logger)
     // Services shut down in reverse order: the notice first (it only logs), then the
     // application (the listener, the requests in flight, then the database).

@@ -55,9 +55,15 @@ func buildRouter(
         metrics: dependencies.metrics, limit: configuration.importMaxBytes, board: ImportProgressBoard(now: configuration.now)
     ).addRoutes(to: &apiRoutes)
 
-    // The live stream negotiates its own format (text/event-stream): outside the versioned group.
+    // The live stream and the Atom feeds have formats of their own (text/event-stream,
+    // application/atom+xml; the feed token's answer has one shape): outside the versioned group.
     var eventRoutes = RouteBook<AppRequestContext>()
     EventController(hub: dependencies.events).addRoutes(to: &eventRoutes)
+    FeedController(
+        repository: dependencies.announcements, cache: dependencies.cache,
+        tokens: FeedTokens(database: dependencies.database.database, now: configuration.now), accounts: dependencies.accounts,
+        sanitizer: dependencies.sanitizer, allowsAnonymousReading: configuration.allowsAnonymousReading
+    ).addRoutes(to: &eventRoutes)
 
     var webRoutes = RouteBook<AppRequestContext>()
     let web = WebController(

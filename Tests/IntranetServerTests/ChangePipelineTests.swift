@@ -117,8 +117,8 @@ extension ChangePipelineTests {
     }
 
     /// One successful request per write route of the API, in an order in which each succeeds.
-    /// Signing in and reserving an import's progress id write nothing anything remembered
-    /// depends on, so they change no domain.
+    /// Signing in, reserving an import's progress id and making or revoking a feed token write
+    /// nothing anything remembered depends on, so they change no domain.
     static let routeWrites: KeyValuePairs<String, RouteWrite> = [
         "POST /announcements": RouteWrite(changes: .announcements) { client in
             // Asking for acknowledgements, for the acknowledgement below (the seed holds six).
@@ -156,6 +156,13 @@ extension ChangePipelineTests {
         "POST /imports/wordpress": RouteWrite(changes: .announcements, run: writes[10].run),
         "POST /imports/progress": RouteWrite(changes: []) { client in
             try expect(.created, try await client.send(.post, "/imports/progress", as: .admin))
+        },
+        // A feed token is read from the database on every feed request: nothing remembers it.
+        "POST /users/me/feed-token": RouteWrite(changes: []) { client in
+            try expect(.created, try await client.send(.post, "/users/me/feed-token", as: .reader))
+        },
+        "DELETE /users/me/feed-token": RouteWrite(changes: []) { client in
+            try expect(.noContent, try await client.send(.delete, "/users/me/feed-token", as: .reader))
         },
     ]
 

@@ -179,14 +179,15 @@ struct WebPublishingPageTests {
             let location = try #require(created.headers[.location])
             for page in [try await client.page("/").text, try await client.page("/", as: .reader).text] {
                 let list = try #require(page.range(of: "<ol class=\"announcements\">\n"))
-                #expect(page[list.upperBound...].hasPrefix("<li class=\"pinned\">\n<article class=\"important\">\n<h2><span class=\"badge badge-important\">Important</span> <a href=\"\(location)\">Storm warning</a></h2>"), "\(page)")
+                #expect(page[list.upperBound...].hasPrefix("<li class=\"pinned\" data-live-item=\"7\">\n<article class=\"important\">\n<h2><span class=\"badge badge-important\">Important</span> <a href=\"\(location)\">Storm warning</a></h2>"), "\(page)")
                 #expect(page.contains("<span class=\"badge badge-pinned\">Pinned</span>"))
                 let storm = try #require(page.range(of: "href=\"\(location)\""))
                 let newestSeed = try #require(page.range(of: "href=\"/announcements/6\""))
                 #expect(storm.lowerBound < newestSeed.lowerBound, "pinned first")
             }
             let detail = try await client.page(location).text
-            #expect(detail.contains("<article class=\"announcement important\">") && detail.contains("badge-pinned\">Pinned</span>"))
+            #expect(detail.contains("<article class=\"announcement important\" data-live-announcement=\"7\" data-revision=\"1\">"))
+            #expect(detail.contains("badge-pinned\">Pinned</span>"))
         }
     }
 

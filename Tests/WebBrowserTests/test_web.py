@@ -14,6 +14,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+import feedparser
 from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, WebDriverException
@@ -437,6 +438,84 @@ class WebFrontEnd(unittest.TestCase):
             shoot(phone, "reach-phone-dark")
         finally:
             phone.quit()
+
+    def test_live_notices_without_reload(self):
+        driver = self.driver
+        # The accessibility check needs axe's own script: the policy is bypassed before loading.
+        driver.execute_cdp_cmd("Page.setBypassCSP", {"enabled": True})
+        driver.get(BASE + "/")
+        notice = driver.find_element(By.ID, "live-notice")
+        self.assertEqual(notice.text, "")
+        self.assertEqual(notice.get_attribute("aria-live"), "polite")
+        first = driver.find_element(By.CSS_SELECTOR, "ol.announcements h2 a")
+        where, before = first.location, titles(driver)
+        driver.execute_script("return new Promise(function (done) { setTimeout(done, 1500); })")  # the stream connects
+        status, posted = api("POST", "/announcements", {"title": "Office closed today", "body": "<p>Stay home.</p>"}, self.editor_token)
+        self.assertEqual(status, 201)
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "live-notice").text == "1 new announcement — show")
+        api("POST", "/announcements", {"title": "Office closed tomorrow too"}, self.editor_token)
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "live-notice").text == "2 new announcements — show")
+        self.assertEqual(titles(driver), before, "the list itself is not changed under the reader")
+        self.assertEqual(driver.find_element(By.CSS_SELECTOR, "ol.announcements h2 a").location, where, "nothing moved")
+        axe = Axe(driver)
+        axe.inject()
+        problems = [v["id"] for v in axe.run()["violations"] if v.get("impact") in ("serious", "critical")]
+        self.assertEqual(problems, [])
+        driver.execute_cdp_cmd("Page.setBypassCSP", {"enabled": False})
+        shoot(driver, "live-notice-desktop")
+        click_link(driver, "show")
+        self.assertIn("Office closed today", titles(driver))
+
+        driver.get(f"{BASE}/announcements/{posted['id']}")
+        driver.execute_script("return new Promise(function (done) { setTimeout(done, 1500); })")
+        self.assertEqual(driver.find_element(By.ID, "live-notice").text, "")
+        status, _ = api("PATCH", f"/announcements/{posted['id']}", {"title": "Office closed until Monday"}, self.editor_token)
+        self.assertEqual(status, 200)
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "live-notice").text == "This announcement was changed — reload")
+        self.assertEqual(driver.find_element(By.CSS_SELECTOR, "article h1").text, "Office closed today", "the text stays until the reader reloads")
+        click_link(driver, "reload")
+        self.assertEqual(driver.find_element(By.CSS_SELECTOR, "article h1").text, "Office closed until Monday")
+
+        phone = browser(PHONE, dark=True)
+        try:
+            phone.get(BASE + "/")
+            phone.execute_script("return new Promise(function (done) { setTimeout(done, 1500); })")
+            api("POST", "/announcements", {"title": "Canteen open again"}, self.editor_token)
+            WebDriverWait(phone, 10).until(lambda d: d.find_element(By.ID, "live-notice").text == "1 new announcement — show")
+            width = phone.execute_script("return document.documentElement.scrollWidth")
+            self.assertLessEqual(width, PHONE[0], "the notice fits a 360 px phone")
+            shoot(phone, "live-notice-phone-dark")
+        finally:
+            phone.quit()
+
+    def test_atom_feeds_read_by_a_feed_reader(self):
+        # feedparser fetches the feed itself, as a feed reader does.
+        public = feedparser.parse(BASE + "/feed.atom")
+        self.assertEqual(public.status, 200)
+        self.assertEqual(public.headers["content-type"], "application/atom+xml; charset=utf-8")
+        self.assertFalse(public.bozo, public.get("bozo_exception"))
+        self.assertEqual(public.version, "atom10")
+        self.assertEqual(public.feed.title, "Intranet announcements")
+        titles = [entry.title for entry in public.entries]
+        self.assertIn("Scripted", titles)
+        self.assertNotIn("Board only", titles, "a restricted post is not in the public feed")
+        scripted = next(entry for entry in public.entries if entry.title == "Scripted")
+        self.assertEqual(scripted.link, f"{BASE}/announcements/{self.nasty['id']}")
+        self.assertNotIn("<script", scripted.content[0].value)
+        self.assertNotIn("onerror", scripted.content[0].value)
+        self.assertEqual(len({entry.id for entry in public.entries}), len(public.entries), "ids are unique")
+        unchanged = feedparser.parse(BASE + "/feed.atom", etag=public.etag)
+        self.assertEqual(unchanged.status, 304, "a reader asking again with the tag gets 304")
+
+        status, made = api("POST", "/users/me/feed-token", token=api_token(READER))
+        self.assertEqual(status, 201)
+        personal = feedparser.parse(BASE + made["url"])
+        self.assertFalse(personal.bozo, personal.get("bozo_exception"))
+        self.assertIn("Board only", [entry.title for entry in personal.entries], "the reader's own restricted post")
+        self.assertEqual(api("DELETE", "/users/me/feed-token", token=api_token(READER))[0], 204)
+        with self.assertRaises(urllib.error.HTTPError) as revoked:
+            urllib.request.urlopen(BASE + made["url"])
+        self.assertEqual(revoked.exception.code, 404)
 
     def test_pages_at_phone_width_dark_and_accessible(self):
         phone = browser(PHONE, dark=True)

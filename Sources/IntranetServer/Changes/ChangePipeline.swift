@@ -91,20 +91,26 @@ final class ChangePipeline: Sendable {
         _ domains: ChangeDomains, on database: any Database,
         _ body: @escaping @Sendable (_ database: any Database, _ change: inout Change) async throws -> T
     ) async throws -> T {
-        let result: (T, Change, [ChangeDomain: Int64])
+        let result: (T, Change)
+        // The revisions are taken as this instance's own before the commit: a comparison
+        // (`catchUp(with:)`) running between the commit and the change's being applied must not
+        // take them for another process's write.
+        let noted = Mutex<[ChangeDomain: Int64]>([:])
         do {
             result = try await database.transaction { database in
                 var change = Change(domains: domains)
                 let value = try await body(database, &change)
                 try await ChangeLog.append(ChangeLog.entries(of: change, at: self.now()), on: database)
                 let revisions = try await ChangeRevisions.bump(change.domains, on: database)
-                return (value, change, revisions)
+                self.noteOwn(revisions)
+                noted.withLock { $0 = revisions }
+                return (value, change)
             }
         } catch {
+            forgetOwn(noted.withLock { $0 })
             apply(Change(domains: domains))
             throw error
         }
-        noteOwn(result.2)
         if !result.1.domains.isEmpty { apply(result.1) }
         return result.0
     }
@@ -163,6 +169,19 @@ final class ChangePipeline: Sendable {
                 state.revisions[domain] = known
                 // Above a gap nothing is folded in until a comparison: keep that bounded.
                 state.ownRevisions[domain] = own.count > 10_000 ? [] : own
+            }
+        }
+    }
+
+    /// Takes back revisions noted as own by a write whose transaction then failed: the
+    /// database will give those numbers again, perhaps to another process, whose write must then
+    /// count.
+    private func forgetOwn(_ revisions: [ChangeDomain: Int64]) {
+        guard !revisions.isEmpty else { return }
+        state.withLock { state in
+            for (domain, revision) in revisions {
+                state.ownRevisions[domain]?.remove(revision)
+                if let known = state.revisions[domain], known >= revision { state.revisions[domain] = revision - 1 }
             }
         }
     }

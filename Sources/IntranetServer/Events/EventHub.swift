@@ -18,7 +18,12 @@ import Synchronization
 /// session; and sends heartbeats.
 ///
 /// Per stream it holds a ``EventQueue`` (bounded) and a few numbers: where the stream stands in
-/// the log, and who reads it.
+/// the log, and who reads it. What each reader is told of an entry is decided in
+/// `EventHub+Decision.swift`, the clock's entries are made by ``ChangeLog/recordMoments(after:through:on:)``.
+///
+/// One piece, past 300 lines: the streams' positions, the replays and the session checks share
+/// one lock, and "every stream gets every entry once, in order" holds only while every path
+/// reads and moves them under it.
 final class EventHub: Service, ChangeListener, Sendable {
     /// Limits and rhythms.
     struct Settings: Sendable {
@@ -154,6 +159,9 @@ final class EventHub: Service, ChangeListener, Sendable {
     /// How many streams are open.
     var streamCount: Int { state.withLock { $0.subscribers.count } }
 
+    /// The newest log entry the hub has handled (`nil` before it first read the log).
+    var position: Int64? { state.withLock { $0.position } }
+
     /// The oldest log position among open streams (every stream has been handed every entry up
     /// to it); `nil` with none open.
     var slowestPosition: Int64? { state.withLock { $0.subscribers.values.map(\.position).min() } }
@@ -263,15 +271,6 @@ final class EventHub: Service, ChangeListener, Sendable {
         }
     }
 
-    /// An entry with what it names as it is now.
-    struct Prepared {
-        var entry: ChangeLogEntry
-        /// The announcement now (`nil`: deleted since, or the entry names a person).
-        var announcement: StoredAnnouncement?
-        /// A person's 2.0 detail tag (`nil`: deleted, or not a person entry).
-        var personTag: String?
-    }
-
     private func prepare(_ entries: [ChangeLogEntry]) async throws -> [Prepared] {
         let announcementIDs = Set(entries.filter { $0.kind != .person && $0.kind != .reset }.compactMap(\.subject))
         var announcements: [Int: StoredAnnouncement] = [:]
@@ -304,6 +303,11 @@ final class EventHub: Service, ChangeListener, Sendable {
         var views: [Int: Visibility] = [:]
         let now = now()
         var moved: [UInt64: (position: Int64, told: Int64?)] = [:]
+        struct Written: Hashable {
+            var entry: Int
+            var event: Event
+        }
+        var written: [Written: ByteBuffer] = [:]
         for (id, subscriber) in subscribers {
             var visibility = Visibility.unrestricted
             if let user = subscriber.viewer.user {
@@ -322,9 +326,15 @@ final class EventHub: Service, ChangeListener, Sendable {
             }
             var position = subscriber.position
             var told: Int64?
-            for prepared in entries where prepared.entry.id > subscriber.position {
+            for (index, prepared) in entries.enumerated() where prepared.entry.id > subscriber.position {
                 position = prepared.entry.id
-                guard let message = Self.message(for: prepared, to: subscriber.viewer, seeing: visibility, at: now) else { continue }
+                guard let event = Self.event(for: prepared, to: subscriber.viewer, seeing: visibility, at: now) else { continue }
+                // Most streams get the same bytes: written out once per entry and event.
+                let message = written[Written(entry: index, event: event)] ?? {
+                    let message = ServerSentEvents.event(id: prepared.entry.id, name: event.name, payload: event.payload)
+                    written[Written(entry: index, event: event)] = message
+                    return message
+                }()
                 subscriber.queue.push(message)
                 told = prepared.entry.id
             }
@@ -338,49 +348,6 @@ final class EventHub: Service, ChangeListener, Sendable {
                 state.subscribers[id] = subscriber
             }
         }
-    }
-
-    /// The event `entry` makes for a reader, if any: `created`/`changed` when they may read the
-    /// announcement now (`created` when it is new to them), `deleted` when they could before and
-    /// may not now, nothing when they could not and cannot.
-    static func message(for prepared: Prepared, to viewer: Viewer, seeing visibility: Visibility, at now: Date) -> ByteBuffer? {
-        let entry = prepared.entry
-        guard let subject = entry.subject else {
-            return ServerSentEvents.event(id: entry.id, name: "reset", payload: nil)
-        }
-        if entry.kind == .person {
-            return ServerSentEvents.event(
-                id: entry.id, name: "person.changed", payload: .init(id: subject, etag: prepared.personTag))
-        }
-        guard let announcement = prepared.announcement else {
-            // Deleted since: only the deletion's own entry says so.
-            guard entry.kind == .deleted, Self.couldRead(entry.former, viewer) else { return nil }
-            return ServerSentEvents.event(id: entry.id, name: "announcement.deleted", payload: .init(id: subject))
-        }
-        // What the clock made is judged at its moment: readers then saw it appear, or go, even
-        // when this clock is a little behind, or the entry is read later (a replay).
-        let moment = entry.isScheduled ? entry.at : now
-        guard visibility.allows(announcement, at: moment) else {
-            guard let former = entry.former, Self.couldRead(former, viewer) else { return nil }
-            return ServerSentEvents.event(id: entry.id, name: "announcement.deleted", payload: .init(id: subject))
-        }
-        let isNew: Bool = switch entry.kind {
-        case .created: true
-        case .published: !viewer.isEditor
-        default: !viewer.isEditor && entry.former.map { !Self.couldRead($0, viewer) } ?? false
-        }
-        let tag = EntityTag.forAnnouncement(
-            id: announcement.id, revision: announcement.revision, version: .v2_0, showsReaders: viewer.isEditor)
-        return ServerSentEvents.event(
-            id: entry.id, name: isNew ? "announcement.created" : "announcement.changed", payload: .init(id: subject, etag: tag))
-    }
-
-    /// Whether `viewer` could read an announcement whose readers were `former`.
-    static func couldRead(_ former: FormerReaders?, _ viewer: Viewer) -> Bool {
-        guard let former else { return false }
-        if viewer.isEditor || former.everyone { return true }
-        guard let user = viewer.user else { return false }
-        return former.audience || former.users.contains(user.id)
     }
 
     // MARK: Upkeep
@@ -397,32 +364,7 @@ final class EventHub: Service, ChangeListener, Sendable {
             return state.scheduledThrough ?? now.addingTimeInterval(-settings.keptFor)
         }
         guard let since else { return }
-        // A second of overlap: a moment noticed by another instance first is kept once anyway.
-        let from = since.addingTimeInterval(-1)
-        let published = AnnouncementStatus.published.rawValue
-        let publications = try await AnnouncementModel.query(on: database)
-            .filter(\.$status == published).filter(\.$publishAt > from).filter(\.$publishAt <= now).all()
-        let expiries = try await AnnouncementModel.query(on: database)
-            .filter(\.$status == published).filter(\.$expiresAt > from).filter(\.$expiresAt <= now).all()
-        let pinEnds = try await AnnouncementModel.query(on: database)
-            .filter(\.$pinned == true).filter(\.$pinnedUntil > from).filter(\.$pinnedUntil <= now).all()
-        let moments: [(models: [AnnouncementModel], name: String, moment: @Sendable (StoredAnnouncement) -> Date?)] = [
-            (publications, "published", { $0.publishing.publishAt }),
-            (expiries, "expired", { $0.publishing.expiresAt }),
-            (pinEnds, "unpinned", { $0.publishing.pinnedUntil }),
-        ]
-        for (models, name, moment) in moments {
-            for announcement in try await FluentAnnouncementRepository.stored(models, on: database) {
-                guard let moment = moment(announcement) else { continue }
-                // An expiry takes readers away: who could read it just before says who is told.
-                let isExpiry = name == "expired"
-                let entry = ChangeLogEntry(
-                    id: 0, kind: name == "published" ? .published : .changed, subject: announcement.id, at: moment,
-                    former: isExpiry ? FormerReaders(announcement, at: moment.addingTimeInterval(-0.001)) : nil, isScheduled: true)
-                let key = "\(name):\(announcement.id):\(Int64((moment.timeIntervalSince1970 * 1000).rounded()))"
-                try await ChangeLog.appendScheduled(entry, key: key, on: database)
-            }
-        }
+        try await ChangeLog.recordMoments(after: since, through: now, on: database)
         let next = try await FluentAnnouncementRepository.nextVisibilityChange(after: now, on: database)
         state.withLock { state in
             state.scheduledThrough = now

@@ -6,7 +6,7 @@ import NIOCore
 enum ServerSentEvents {
     /// What an event's `data` line holds: the subject's id and, unless it was deleted, the tag a
     /// 2.0 detail read of it answers the stream's reader.
-    struct Payload: Equatable, Sendable {
+    struct Payload: Hashable, Sendable {
         var id: Int
         var etag: String?
 

@@ -12,7 +12,7 @@ struct AuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
     /// Routes that never need a token and ignore one.
-    static let openPaths: Set<String> = ["/login", "/health", "/openapi.json", "/metrics"]
+    static let openPaths: Set<String> = ["/login", "/health", "/openapi.json", "/metrics", FeedController.path]
 
     /// Whether a path is open: one of ``openPaths``, or an import's progress, which its
     /// unguessable id guards (so that it answers while an import holds SQLite's one connection,

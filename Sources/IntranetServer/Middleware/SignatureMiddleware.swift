@@ -6,7 +6,9 @@ import IntranetAPI
 /// Refuses requests that are not signed by a registered app, when the server requires it
 /// (docs/api.md, "Signed requests"): a missing, wrong, more than 5 minutes old, or replayed signature is a 401.
 ///
-/// `/health` is exempt: load balancers probe it and cannot sign.
+/// `/health` is exempt: load balancers probe it and cannot sign; so is `/feed.atom`, which feed
+/// readers fetch (the public feed shows what signed-out pages show; a personal one needs its
+/// token).
 struct SignatureMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
@@ -26,7 +28,7 @@ struct SignatureMiddleware: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        if request.uri.path == "/health" {
+        if request.uri.path == "/health" || request.uri.path == FeedController.path {
             return try await next(request, context)
         }
         guard let appID = request.headers[Self.appID], let timestamp = request.headers[Self.timestamp],

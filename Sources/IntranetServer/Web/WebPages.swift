@@ -26,7 +26,7 @@ enum WebPages {
         _ item: StoredAnnouncement, sanitizer: HTMLSanitizer, at now: Date = Date(), zone: TimeZone = TimeZone(identifier: "UTC")!
     ) -> [String: Any] {
         var context: [String: Any] = [
-            "id": item.id, "title": item.title,
+            "id": item.id, "title": item.title, "revision": item.revision,
             "createdISO": iso(item.createdAt), "createdText": text(item.createdAt, zone: zone),
             "restricted": item.isRestricted,
             // Stored bodies were sanitised on the way in; again here, so what a page shows
