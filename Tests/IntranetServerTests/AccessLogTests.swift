@@ -72,6 +72,8 @@ struct AccessLogTests {
         #expect(line == #"time=2026-11-23T18:41:48.250Z request_id=abc method=GET path="/a?q=\"x status=500\"&password=***" status=200 bytes=12 duration_ms=1.234 user_id=7 early=true"# + "\n")
         #expect(AccessLog.logfmtValue("a\nb") == #""ab""#)
         #expect(AccessLog.redacted("/x?Token=1&tokens=2&key") == "/x?Token=***&tokens=2&key")
+        // A name the server decodes to a secret's is one too (a feed token sent as `%74oken`).
+        #expect(AccessLog.redacted("/feed.atom?%74oken=secret&q=a") == "/feed.atom?%74oken=***&q=a")
     }
 
     @Test("ACCESS_LOG chooses logfmt (the default), json or off; anything else is refused naming the setting")

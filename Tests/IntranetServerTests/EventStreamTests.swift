@@ -228,6 +228,37 @@ struct EventStreamTests {
         }
     }
 
+    @Test("a HEAD opens no stream; resuming from further back than half a queue holds ends in reset; a web page's stream needs no signature where the API does")
+    func limits() async throws {
+        try await withTestServer(mode: .live, configure: { $0.requiresSignature = true }) { server, client in
+            let port = try #require(client.port)
+            let head = try await RawHTTP.exchange(port: port, requests: [
+                "HEAD /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nCookie: \(WebCookies.session)=\(TestUser.reader.token)\r\nConnection: close\r\n\r\n",
+            ])
+            #expect(head.first?.statusLine == "HTTP/1.1 200 OK")
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(server.events.streamCount == 0, "a HEAD leaves nothing open")
+
+            // Entries written straight to the log, as 200 writes would: more than half a queue.
+            let database = server.database.database
+            let entries = (1...200).map { _ in ChangeLogEntry(id: 0, kind: .changed, subject: 2, at: Date()) }
+            try await database.transaction { try await ChangeLog.append(entries, on: $0) }
+            let newest = try await ChangeLog.bounds(on: database).newest
+            let page = try await EventStreamClient.open(
+                port: port, headers: ["Cookie": "\(WebCookies.session)=\(TestUser.reader.token)", "Last-Event-ID": "\(newest - 200)"])
+            #expect(try await page.waitForHead().hasPrefix("HTTP/1.1 200"), "the page's own stream is not asked for a signature")
+            var events: [EventStreamClient.Message] = []
+            while events.last?.event != "reset", let next = try await page.nextEvent() { events.append(next) }
+            #expect(events.last?.event == "reset")
+            #expect(events.last?.id == "\(newest)")
+            #expect(events.count <= EventHub.Settings().queueLimit / 2 + 1, "\(events.count)")
+            #expect(events.dropLast().allSatisfy { $0.event == "announcement.changed" && $0.subject == 2 })
+            await page.close()
+            let signed = try await client.send(.get, "/events", headers: [.accept: "text/event-stream", .authorization: "Bearer \(TestUser.reader.token)"])
+            #expect(signed.status == .unauthorized, "an API client still signs")
+        }
+    }
+
     // MARK: Helpers
 
     private func create(_ client: some TestClientProtocol, _ json: String) async throws -> Int {

@@ -164,7 +164,9 @@ enum ChangeLog {
             _ = try await take(0, on: sql)
             let bounds = try await bounds(on: database)
             let byCount = bounds.newest - keeping
-            let byAge = try await sql.raw("SELECT MAX(id) AS id FROM \(ident: schema) WHERE at < \(bind: moment)").first()?
+            // By the moment entries were written: the clock's entries carry the moment they
+            // name, which a late noticing may put far before the entries around them.
+            let byAge = try await sql.raw("SELECT MAX(id) AS id FROM \(ident: schema) WHERE at < \(bind: moment) AND dedupe IS NULL").first()?
                 .decode(column: "id", as: Int64?.self) ?? 0
             let through = max(byCount, byAge)
             guard through > bounds.pruned else { return 0 }

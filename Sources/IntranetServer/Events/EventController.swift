@@ -26,6 +26,8 @@ struct EventController: Sendable {
         guard Self.acceptsEventStream(request.headers) else {
             throw APIError(status: .notAcceptable, detail: "This resource is a stream of events: send Accept: text/event-stream.")
         }
+        // A HEAD answers the head alone: no stream is opened for a body never written.
+        if request.method == .head { return Response(status: .ok, headers: Self.headers) }
         let viewer = EventHub.Viewer(user: context.user, token: context.bearerToken)
         let lastEventID = request.headers[.lastEventID]
         guard lastEventID.map({ $0.utf8.count <= 64 }) ?? true else {

@@ -131,12 +131,15 @@ final class EventHub: Service, ChangeListener, Sendable {
             let position = max(state.position ?? bounds.newest, 0)
             state.position = position
             state.pruned = max(state.pruned, bounds.pruned)
-            var subscriber = Subscriber(viewer: viewer, queue: queue, position: position, told: position, checkedAt: .now)
+            // Every new stream first replays from where it starts, up to the hub's position at
+            // the next step: live batches leave it out until then, so an entry handed on while it
+            // was being opened is neither missed nor given twice.
+            var subscriber = Subscriber(viewer: viewer, queue: queue, position: position, told: position, replayFrom: position, checkedAt: .now)
             if let resume, resume >= state.pruned, resume <= bounds.newest {
                 queue.push(ServerSentEvents.opening(retry: retry, position: resume))
                 subscriber.position = resume
                 subscriber.told = resume
-                if resume < position { subscriber.replayFrom = resume }
+                subscriber.replayFrom = resume
             } else {
                 queue.push(ServerSentEvents.opening(retry: retry, position: position))
                 if lastEventID != nil {
@@ -256,13 +259,25 @@ final class EventHub: Service, ChangeListener, Sendable {
             state.subscribers.compactMap { id, subscriber in subscriber.replayFrom.map { (id, $0) } }
         }
         for (id, from) in waiting {
-            let through = state.withLock { $0.position ?? from }
-            var after = from
-            while after < through {
+            let (through, pruned) = state.withLock { ($0.position ?? from, $0.pruned) }
+            if from < pruned, let queue = state.withLock({ $0.subscribers[id]?.queue }) {
+                // The log was pruned past it meanwhile: what it missed is gone.
+                queue.push(ServerSentEvents.event(id: through, name: "reset", payload: nil))
+                state.withLock { $0.subscribers[id]?.position = through }
+            }
+            var after = max(from, state.withLock { $0.subscribers[id]?.position ?? through })
+            var pushed = 0
+            while after < through, let queue = state.withLock({ $0.subscribers[id]?.queue }) {
                 let entries = try await ChangeLog.entries(after: after, limit: 500, on: database).filter { $0.id <= through }
                 guard let last = entries.last else { break }
-                try await deliver(try await prepare(entries), only: id)
+                pushed += try await deliver(try await prepare(entries), only: id)
                 after = last.id
+                // More missed than a queue holds: what is left is one `reset`.
+                if pushed > settings.queueLimit / 2, after < through {
+                    queue.push(ServerSentEvents.event(id: through, name: "reset", payload: nil))
+                    state.withLock { $0.subscribers[id]?.position = through }
+                    break
+                }
             }
             state.withLock { state in
                 state.subscribers[id]?.replayFrom = nil
@@ -293,7 +308,10 @@ final class EventHub: Service, ChangeListener, Sendable {
     }
 
     /// Hands `entries` to every stream (or to stream `only`) past whose position they are.
-    private func deliver(_ entries: [Prepared], only: UInt64?) async throws {
+    ///
+    /// - Returns: how many messages were queued.
+    @discardableResult
+    private func deliver(_ entries: [Prepared], only: UInt64?) async throws -> Int {
         let subscribers = state.withLock { state -> [(UInt64, Subscriber)] in
             if let only { return state.subscribers[only].map { [(only, $0)] } ?? [] }
             return state.subscribers.filter { $0.value.replayFrom == nil }.map { ($0.key, $0.value) }
@@ -303,6 +321,7 @@ final class EventHub: Service, ChangeListener, Sendable {
         var views: [Int: Visibility] = [:]
         let now = now()
         var moved: [UInt64: (position: Int64, told: Int64?)] = [:]
+        var queued = 0
         struct Written: Hashable {
             var entry: Int
             var event: Event
@@ -326,6 +345,7 @@ final class EventHub: Service, ChangeListener, Sendable {
             }
             var position = subscriber.position
             var told: Int64?
+            var messages: [ByteBuffer] = []
             for (index, prepared) in entries.enumerated() where prepared.entry.id > subscriber.position {
                 position = prepared.entry.id
                 guard let event = Self.event(for: prepared, to: subscriber.viewer, seeing: visibility, at: now) else { continue }
@@ -335,9 +355,17 @@ final class EventHub: Service, ChangeListener, Sendable {
                     written[Written(entry: index, event: event)] = message
                     return message
                 }()
-                subscriber.queue.push(message)
+                messages.append(message)
                 told = prepared.entry.id
             }
+            // A burst (an import, a long replay) larger than half a stream's queue is one
+            // `reset`: read everything again, rather than a queue that overflows.
+            if messages.count > settings.queueLimit / 2 {
+                messages = [ServerSentEvents.event(id: position, name: "reset", payload: nil)]
+                told = position
+            }
+            for message in messages { subscriber.queue.push(message) }
+            queued += messages.count
             if position > subscriber.position { moved[id] = (position, told) }
         }
         state.withLock { state in
@@ -348,6 +376,7 @@ final class EventHub: Service, ChangeListener, Sendable {
                 state.subscribers[id] = subscriber
             }
         }
+        return queued
     }
 
     // MARK: Upkeep

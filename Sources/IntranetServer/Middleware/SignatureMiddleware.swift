@@ -8,7 +8,8 @@ import IntranetAPI
 ///
 /// `/health` is exempt: load balancers probe it and cannot sign; so is `/feed.atom`, which feed
 /// readers fetch (the public feed shows what signed-out pages show; a personal one needs its
-/// token).
+/// token); and so is the web pages' own live stream (`GET /events` with the session cookie and
+/// no `Authorization`), as the pages themselves are.
 struct SignatureMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
@@ -28,7 +29,7 @@ struct SignatureMiddleware: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        if request.uri.path == "/health" || request.uri.path == FeedController.path {
+        if request.uri.path == "/health" || request.uri.path == FeedController.path || Self.isWebStream(request) {
             return try await next(request, context)
         }
         guard let appID = request.headers[Self.appID], let timestamp = request.headers[Self.timestamp],
@@ -60,5 +61,14 @@ struct SignatureMiddleware: RouterMiddleware {
 
     private static func refused(_ detail: String) -> APIError {
         APIError(status: .unauthorized, detail: detail, headers: [.wwwAuthenticate: #"Signature realm="intranet""#])
+    }
+}
+
+extension SignatureMiddleware {
+    /// Whether `request` is a web page's live stream: `GET` (or `HEAD`) `/events` signed in with the session
+    /// cookie alone, as a browser's `EventSource` sends it.
+    static func isWebStream(_ request: Request) -> Bool {
+        [.get, .head].contains(request.method) && request.uri.path == EventController.path && request.headers[.authorization] == nil
+            && request.cookies[WebCookies.session] != nil
     }
 }

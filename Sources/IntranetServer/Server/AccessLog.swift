@@ -94,12 +94,14 @@ final class AccessLog: Sendable {
     }
 
     /// `target` with the value of every query parameter named in ``secretParameters`` (any
-    /// case) replaced by `***`.
+    /// case, percent-encoded or not) replaced by `***`.
     static func redacted(_ target: String) -> String {
         guard let mark = target.firstIndex(of: "?") else { return target }
         let query = target[target.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let name = pair.prefix { $0 != "=" }
-            guard name.count < pair.count, secretParameters.contains(name.lowercased()) else { return String(pair) }
+            // Compared as the server reads it: `%74oken` is `token`.
+            let decoded = String(name).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(name)
+            guard name.count < pair.count, secretParameters.contains(decoded.lowercased()) else { return String(pair) }
             return name + "=***"
         }
         return target[..<mark] + "?" + query.joined(separator: "&")
