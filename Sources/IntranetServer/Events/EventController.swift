@@ -23,16 +23,26 @@ struct EventController: Sendable {
     }
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard Self.acceptsEventStream(request.headers) else {
-            throw APIError(status: .notAcceptable, detail: "This resource is a stream of events: send Accept: text/event-stream.")
-        }
-        // A HEAD answers the head alone: no stream is opened for a body never written.
-        if request.method == .head { return Response(status: .ok, headers: Self.headers) }
-        let viewer = EventHub.Viewer(user: context.user, token: context.bearerToken)
         let lastEventID = request.headers[.lastEventID]
         guard lastEventID.map({ $0.utf8.count <= 64 }) ?? true else {
             throw APIError.validation([.init(field: "Last-Event-ID", message: "is longer than 64 bytes")])
         }
+        switch Self.asks(request.headers) {
+        case .refused:
+            throw APIError(status: .notAcceptable, detail: "This resource is a stream of events: send Accept: text/event-stream.")
+        case .anything:
+            // A client that did not ask for a stream by name (a script, a crawler, a contract
+            // fuzzer) gets its first message — where the log stands — and an end, never an
+            // answer that does not finish.
+            var body = ServerSentEvents.opening(retry: Int.random(in: hub.settings.retry), position: try await hub.newestEntry())
+            body.writeString(": this was the stream's first message only: send Accept: text/event-stream to stay connected\n\n")
+            return Response(status: .ok, headers: Self.headers, body: .init(byteBuffer: request.method == .head ? ByteBuffer() : body))
+        case .stream:
+            break
+        }
+        // A HEAD answers the head alone: no stream is opened for a body never written.
+        if request.method == .head { return Response(status: .ok, headers: Self.headers) }
+        let viewer = EventHub.Viewer(user: context.user, token: context.bearerToken)
         let subscription = try await hub.open(for: viewer, lastEventID: lastEventID)
         let hub = self.hub
         let body = ResponseBody { writer in
@@ -62,13 +72,24 @@ struct EventController: Sendable {
         .xContentTypeOptions: "nosniff",
     ]
 
-    /// Whether `Accept` names `text/event-stream` itself: a stream never ends, so a client that
-    /// did not ask for one by name (`*/*`, or no `Accept`: a crawler, a contract fuzzer, a
-    /// script expecting a document) gets a 406 that says how to ask, instead of an answer that
-    /// never completes. `EventSource` always sends it.
-    static func acceptsEventStream(_ headers: HTTPFields) -> Bool {
+    /// What `Accept` asks of `/events`.
+    enum Asked: Equatable {
+        /// `text/event-stream` by name (as `EventSource` always sends): the live stream.
+        case stream
+        /// Nothing, or only wildcards: the stream's first message, then the end.
+        case anything
+        /// Only other types: 406.
+        case refused
+    }
+
+    /// What `Accept` asks: a stream never ends, so only a client that names
+    /// `text/event-stream` gets one.
+    static func asks(_ headers: HTTPFields) -> Asked {
         let accept = headers[values: .accept].joined(separator: ",")
-        return MediaRange.parseList(accept).contains { $0.quality > 0 && $0.type == "text" && $0.subtype == "event-stream" }
+        let ranges = MediaRange.parseList(accept).filter { $0.quality > 0 }
+        if ranges.contains(where: { $0.type == "text" && $0.subtype == "event-stream" }) { return .stream }
+        if accept.isEmpty || ranges.contains(where: { $0.admits(type: "text", subtype: "event-stream") }) { return .anything }
+        return .refused
     }
 }
 

@@ -162,6 +162,13 @@ final class EventHub: Service, ChangeListener, Sendable {
     /// How many streams are open.
     var streamCount: Int { state.withLock { $0.subscribers.count } }
 
+    /// The newest entry of the log: the hub's position, or the log's when the hub has not read
+    /// it yet.
+    func newestEntry() async throws -> Int64 {
+        if let position { return position }
+        return try await ChangeLog.bounds(on: database).newest
+    }
+
     /// The newest log entry the hub has handled (`nil` before it first read the log).
     var position: Int64? { state.withLock { $0.position } }
 
