@@ -52,7 +52,8 @@ struct ListCommand: AsyncParsableCommand, TerminalCommand {
             try await Self.list(global: global, page: page, perPage: perPage, all: all, status: status, in: context)
             return
         }
-        // Listening starts before the list is read, so nothing changed in between is missed.
+        // Listening starts while the list is read, so that little can change in between unseen
+        // (the stream connects in the background: a change in the moment before may be missed).
         let session = try CommandSession(options: global, context: context)
         let following = FollowedChanges(session.client.changes())
         try await Self.list(global: global, page: page, perPage: perPage, all: all, status: status, in: context)
