@@ -48,6 +48,7 @@ let package = Package(
                 "IntranetHTML",
                 "CLibXML2",
                 "CCmarkGFM",
+                "CVips",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "FluentKit", package: "fluent-kit"),
@@ -114,6 +115,20 @@ let package = Package(
         .systemLibrary(
             name: "CCmarkGFM", pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"]), .brew(["cmark-gfm"])]),
+
+        // Images: libvips decodes, cleans and resizes uploaded pictures.
+        // A C target rather than a pkg-config system library: vips.pc's `-pthread` is a flag
+        // SwiftPM refuses (with a warning on every build); glib's headers are all vips.h needs.
+        .target(
+            name: "CVips",
+            cSettings: [
+                .unsafeFlags([
+                    "-I/usr/include/glib-2.0", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include",
+                    "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
+                ])
+            ],
+            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+        ),
 
         // The terminal client.
         .target(

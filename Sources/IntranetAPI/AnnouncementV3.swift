@@ -91,7 +91,7 @@ public enum AnnouncementV3 {
     fileprivate enum Key: String, CodingKey {
         case id, title, body, createdAt, updatedAt, readers, audience, markdown
         case status, publishAt, expiresAt, pinned, pinnedUntil, important
-        case acknowledgement
+        case acknowledgement, attachments
     }
 
     /// A list item: `id`, `title`, `createdAt`, `updatedAt` and the publishing properties
@@ -147,7 +147,7 @@ public enum AnnouncementV3 {
     }
 
     /// The detail: version 2.0's (`id`, `title`, `body`, `createdAt`, `updatedAt`) plus the
-    /// publishing properties; editors and admins also get `readers`, `audience` and `markdown`.
+    /// publishing properties, the acknowledgement and the attachments; editors and admins also get `readers`, `audience` and `markdown`.
     public struct Detail: Codable, Sendable, Equatable {
         /// The server-assigned id.
         public var id: Int
@@ -164,6 +164,8 @@ public enum AnnouncementV3 {
         /// Whether readers are asked to acknowledge it, and when the signed-in reader did;
         /// `nil` when it asks nothing.
         public var acknowledgement: AnnouncementAcknowledgement?
+        /// Its attached files, in order.
+        public var attachments: [AttachmentDescription]
         /// Who may read it by name (editors' and admins' answers only; `nil` otherwise).
         public var readers: AnnouncementReaders?
         /// The departments and teams it is addressed to (editors' and admins' answers only):
@@ -180,9 +182,10 @@ public enum AnnouncementV3 {
         /// `markdown` are sent (`null` when unset).
         public init(
             id: Int, title: String, body: String?, createdAt: Date, updatedAt: Date, publishing: Publishing,
-            acknowledgement: AnnouncementAcknowledgement? = nil,
+            acknowledgement: AnnouncementAcknowledgement? = nil, attachments: [AttachmentDescription] = [],
             editorView: (readers: AnnouncementReaders, audience: AnnouncementAudience?, markdown: String?)? = nil
         ) {
+            self.attachments = attachments
             self.id = id
             self.title = title
             self.body = body
@@ -206,6 +209,7 @@ public enum AnnouncementV3 {
             updatedAt = try container.decode(Date.self, forKey: .updatedAt)
             publishing = try Publishing(from: container)
             acknowledgement = try container.decodeIfPresent(AnnouncementAcknowledgement.self, forKey: .acknowledgement)
+            attachments = try container.decodeIfPresent([AttachmentDescription].self, forKey: .attachments) ?? []
             isEditorView = container.contains(.readers)
             readers = isEditorView ? try container.decode(AnnouncementReaders.self, forKey: .readers) : nil
             audience = try container.decodeIfPresent(AnnouncementAudience.self, forKey: .audience)
@@ -223,6 +227,7 @@ public enum AnnouncementV3 {
             try container.encode(updatedAt, forKey: .updatedAt)
             try publishing.encode(to: &container)
             try container.encode(acknowledgement, forKey: .acknowledgement)
+            try container.encode(attachments, forKey: .attachments)
             if isEditorView {
                 try container.encode(readers ?? .everyone, forKey: .readers)
                 try container.encode(audience, forKey: .audience)

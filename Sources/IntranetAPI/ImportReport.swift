@@ -59,6 +59,10 @@ public struct ImportReport: Codable, Sendable, Equatable {
     public var bodiesCleaned = 0
     /// The export's authors.
     public var authors: [Author] = []
+    /// What the import did with the export's media (its attachments and the uploads its posts
+    /// show or link); absent when it was not asked to bring them and pointed no body to media
+    /// brought before (and from servers older than media imports).
+    public var media: Media?
 
     /// An empty report for `site`; the counts start at zero.
     public init(dryRun: Bool, site: String, wxrVersion: String) {
@@ -85,6 +89,7 @@ public struct ImportReport: Codable, Sendable, Equatable {
         for author in authors {
             lines.append("  author \(author.login) (\(author.displayName)): \(author.hasAccount ? "has an account" : "no account")")
         }
+        if let media { lines += media.summaryLines(dryRun: dryRun) }
         return lines.joined(separator: "\n")
     }
 }

@@ -19,6 +19,8 @@ public enum WireClass: String, Sendable, CaseIterable {
     case person = "intranet.Person"
     /// A person in one line, as JSON's `?expand=` embeds it.
     case personSummary = "intranet.PersonSummary"
+    /// A file attached to an announcement (version 3.0).
+    case attachment = "intranet.Attachment"
 
     /// The properties objects of this class have under `version`, in wire (alphabetical) order.
     ///
@@ -31,7 +33,7 @@ public enum WireClass: String, Sendable, CaseIterable {
         case (.announcementSummary, .v2_0): ["id", "title"]
         case (.announcement, .v3_0):
             [
-                "acknowledgement", "audience", "body", "createdAt", "expiresAt", "id", "important", "markdown", "pinned", "pinnedUntil", "publishAt",
+                "acknowledgement", "attachments", "audience", "body", "createdAt", "expiresAt", "id", "important", "markdown", "pinned", "pinnedUntil", "publishAt",
                 "readers", "status", "title", "updatedAt",
             ]
         case (.announcementSummary, .v3_0):
@@ -41,6 +43,7 @@ public enum WireClass: String, Sendable, CaseIterable {
         case (.person, _):
             ["department", "email", "id", "jobTitle", "location", "manager", "managerId", "name", "phone", "reportIds", "reports", "userId"]
         case (.personSummary, _): ["department", "id", "jobTitle", "name"]
+        case (.attachment, _): ["alt", "height", "id", "mediaType", "name", "sha256", "size", "url", "variants", "width"]
         }
     }
 

@@ -49,6 +49,9 @@ public struct IntranetClient: Sendable {
     /// Acknowledgements ("I have read and understood", queued while offline) and the editors'
     /// reach reports; ``acknowledge(_:round:)`` is the short way to one.
     public let acknowledgements: AcknowledgementsRepository
+    /// The files attached to announcements (3.0): list, describe, upload with progress,
+    /// rename, alternative text, reorder, remove (editors), and download to a file.
+    public let attachments: AttachmentsRepository
     /// Builds the live stream's requests.
     let liveStream: LiveStreamRequests
 
@@ -141,6 +144,7 @@ public struct IntranetClient: Sendable {
         searchRepository = SearchRepository(client: client)
         imports = ImportsRepository(client: client)
         acknowledgements = AcknowledgementsRepository(client: client, announcements: announcements)
+        attachments = AttachmentsRepository(client: client)
     }
 
     /// Acknowledges announcement `id` for the signed-in user: confirmed by the server, or, with

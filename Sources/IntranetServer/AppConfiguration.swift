@@ -47,6 +47,16 @@ public struct AppConfiguration: Sendable {
     /// Most bytes of a WordPress export sent to `POST /imports/wordpress` (`IMPORT_MAX_BYTES`).
     /// The body is written to a temporary file as it arrives, so this bounds disk, not memory.
     public var importMaxBytes = defaultImportMaxBytes
+    /// Most bytes of one attached file (`ATTACHMENT_MAX_BYTES`; 100 MiB by default).
+    public var attachmentMaxBytes = defaultAttachmentMaxBytes
+    /// Most bytes all stored files may take together (`ATTACHMENT_QUOTA_BYTES`); `nil`, the
+    /// default, for no limit but the disk's.
+    public var attachmentQuotaBytes: Int64?
+    /// Most pixels an uploaded image may have, all frames counted (`ATTACHMENT_MAX_PIXELS`;
+    /// 50 million by default): a larger one is refused before it is decoded.
+    public var attachmentMaxPixels = ImageProcessor.defaultMaxPixels
+    /// The default of ``attachmentMaxBytes``: 100 MiB.
+    public static let defaultAttachmentMaxBytes: Int64 = 100 << 20
     /// 256 MiB: real exports are tens of megabytes, and years of a busy site a few hundred.
     public static let defaultImportMaxBytes = 256 * 1024 * 1024
     /// Hosts whose `https` pages may be embedded in announcement bodies (`<iframe>`), e.g.
@@ -116,6 +126,7 @@ public struct AppConfiguration: Sendable {
     /// The defaults overridden by the environment: `HOST`, `PORT`, `DATABASE_URL` (a
     /// `postgres://` URL, or `sqlite:PATH`), `DATABASE_POOL_SIZE`, `STALENESS_BOUND_MS`,
     /// `SHUTDOWN_GRACE_SECONDS`, `ACCESS_LOG`, `METRICS_TOKEN`, `LOG_LEVEL`, `MAX_BODY_SIZE`, `IMPORT_MAX_BYTES`,
+    /// `ATTACHMENT_MAX_BYTES`, `ATTACHMENT_QUOTA_BYTES`, `ATTACHMENT_MAX_PIXELS`,
     /// `INTRANET_ANONYMOUS_READ`, `INTRANET_REQUIRE_SIGNATURE` (`true`/`false`),
     /// `INTRANET_SESSION_DAYS`, `EMBED_HOSTS` (comma-separated host names),
     /// `INTRANET_SECURE_COOKIES` (`true`/`false`), `INTRANET_TIME_ZONE` (an IANA zone name). Every setting is read the same way
@@ -143,6 +154,13 @@ public struct AppConfiguration: Sendable {
         if let bytes = try settings.integer("MAX_BODY_SIZE", in: 1...Int.max, "bytes") { configuration.maxBodySize = bytes }
         if let bytes = try settings.integer("IMPORT_MAX_BYTES", in: 1 << 20...4 << 30, "bytes (1 MiB to 4 GiB)") {
             configuration.importMaxBytes = bytes
+        }
+        if let bytes = try settings.integer("ATTACHMENT_MAX_BYTES", in: 1...(64 << 30), "bytes (at most 64 GiB)") {
+            configuration.attachmentMaxBytes = Int64(bytes)
+        }
+        if let bytes = try settings.integer("ATTACHMENT_QUOTA_BYTES", in: 1...Int.max, "bytes") { configuration.attachmentQuotaBytes = Int64(bytes) }
+        if let pixels = try settings.integer("ATTACHMENT_MAX_PIXELS", in: 1...1_000_000_000, "pixels (at most 1 billion)") {
+            configuration.attachmentMaxPixels = pixels
         }
         if let anonymous = try settings.flag("INTRANET_ANONYMOUS_READ") { configuration.allowsAnonymousReading = anonymous }
         if let signed = try settings.flag("INTRANET_REQUIRE_SIGNATURE") { configuration.requiresSignature = signed }

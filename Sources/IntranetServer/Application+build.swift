@@ -124,11 +124,11 @@ func makeServer(
     let answersEarly = !configuration.requiresSignature
     let application = Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: answersEarly ? [
+        server: .http1(configuration: .init(additionalChannelHandlers: [ContinueHandler()] + (answersEarly ? [
             PublicAnswerHandler(
                 cache: dependencies.cache, sessions: dependencies.accounts, now: configuration.now, recorder: recorder,
                 opens: dependencies.opens, logger: logger)
-        ] : [])),
+        ] : []))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: dependencies.services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

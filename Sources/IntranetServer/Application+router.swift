@@ -21,9 +21,10 @@ func buildRouter(
         let sessionCounter = FluentAccountRepository(database: dependencies.database.database)
         let now = configuration.now
         let (cache, sessions) = (dependencies.cache, dependencies.accounts)
+        let database = dependencies.database.database
         service.metricsRoute = .init(
             token: token, metrics: metrics, activeSessions: { try await sessionCounter.countActiveSessions(now: now()) },
-            caches: { [cache.report, sessions.report] })
+            storedFiles: { try await StoredFiles.totals(on: database) }, caches: { [cache.report, sessions.report] })
     }
     service.addRoutes(to: &serviceRoutes)
 
@@ -39,6 +40,8 @@ func buildRouter(
             database: dependencies.database.database, opens: dependencies.opens, changes: dependencies.changes, now: configuration.now),
         now: configuration.now)
     acknowledgements.addRoutes(to: &apiRoutes)
+    AttachmentController(repository: dependencies.announcements, cache: dependencies.cache, store: dependencies.attachments)
+        .addRoutes(to: &apiRoutes)
     // The reach report negotiates its own format (CSV besides the API's): outside the versioned group.
     var reachRoutes = RouteBook<AppRequestContext>()
     acknowledgements.addReachRoutes(to: &reachRoutes)
@@ -65,19 +68,26 @@ func buildRouter(
         sanitizer: dependencies.sanitizer, allowsAnonymousReading: configuration.allowsAnonymousReading
     ).addRoutes(to: &eventRoutes)
 
+    // Attached files' bytes have their own types: outside the versioned group.
+    var fileRoutes = RouteBook<AppRequestContext>()
+    AttachmentFileController(
+        repository: dependencies.announcements, cache: dependencies.cache, database: dependencies.database.database,
+        blobs: dependencies.attachments.blobs
+    ).addRoutes(to: &fileRoutes)
+
     var webRoutes = RouteBook<AppRequestContext>()
     let web = WebController(
         repository: dependencies.announcements, people: dependencies.people, accounts: dependencies.accounts, auth: dependencies.auth,
         hasher: dependencies.hasher, cache: dependencies.cache, templates: dependencies.templates, sanitizer: dependencies.sanitizer,
         maxBodySize: limit, secureCookies: configuration.secureCookies, search: search, timeZone: configuration.timeZone,
-        now: configuration.now, acknowledging: acknowledgements, opens: dependencies.opens)
+        now: configuration.now, acknowledging: acknowledgements, opens: dependencies.opens, attachments: dependencies.attachments)
     web.addRoutes(to: &webRoutes)
     let pages = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     webRoutes.register(on: pages)
 
     // Routes are named by their template wherever an exchange is recorded: the API's first,
     // then the pages'.
-    let books = [serviceRoutes, apiRoutes, reachRoutes, eventRoutes]
+    let books = [serviceRoutes, apiRoutes, reachRoutes, eventRoutes, fileRoutes]
     let named = books + [webRoutes]
     var recorder = dependencies.recorder
     recorder.route = { path in named.lazy.compactMap { $0.template(servingRequestPath: path) }.first ?? "unmatched" }
@@ -98,6 +108,7 @@ func buildRouter(
     serviceRoutes.register(on: router)
     reachRoutes.register(on: router)
     eventRoutes.register(on: router)
+    fileRoutes.register(on: router)
     apiRoutes.register(on: router.group().add(middleware: VersionMiddleware(maxBodySize: limit)))
-    return (router, serviceRoutes.routes + apiRoutes.routes + reachRoutes.routes + eventRoutes.routes, recorder)
+    return (router, serviceRoutes.routes + apiRoutes.routes + reachRoutes.routes + eventRoutes.routes + fileRoutes.routes, recorder)
 }

@@ -1,6 +1,7 @@
 import Hummingbird
 import IntranetHTML
 import Logging
+import SQLKit
 import ServiceLifecycle
 
 /// Everything the routes depend on, made once per server from its configuration and its opened
@@ -33,6 +34,8 @@ struct ServerDependencies {
     let opens: OpenCounter
     /// Hands the change log to live streams.
     let events: EventHub
+    /// Announcements' attached files.
+    let attachments: AttachmentStore
     /// What runs beside the HTTP server, stopped in reverse order (the database last).
     let services: [any Service]
 
@@ -94,7 +97,19 @@ struct ServerDependencies {
             database: database.database, cache: cache, people: people, auth: auth, work: database.backgroundWork,
             now: configuration.now, logger: logger)
         changes.add(events)
-        self.services = services + [events]
+        attachments = AttachmentStore(
+            database: database.database, changes: changes, blobs: DatabaseBlobStore(),
+            images: ImageProcessor(maxPixels: configuration.attachmentMaxPixels), maxBytes: configuration.attachmentMaxBytes,
+            quotaBytes: configuration.attachmentQuotaBytes, now: configuration.now)
+        let cleaner = StoredFileCleaner(
+            database: database.database, blobs: attachments.blobs, work: database.backgroundWork, now: configuration.now, logger: logger)
+        services += [events, cleaner]
+        if case .sqliteFile(let path) = configuration.storage, let sql = database.database as? any SQLDatabase {
+            // The checkpointer moves the log beside the server's one connection (WALCheckpointer).
+            try await sql.raw("PRAGMA wal_autocheckpoint = 0").run()
+            services.append(WALCheckpointer(path: path, logger: logger))
+        }
+        self.services = services
         recorder = ExchangeRecorder(
             accessLog: configuration.accessLog.map { AccessLog(format: $0, output: configuration.accessLogOutput) }, metrics: metrics)
     }

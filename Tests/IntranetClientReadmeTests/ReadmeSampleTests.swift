@@ -21,7 +21,7 @@ struct ReadmeSampleTests {
     func readmeMatchesCompiledSample() throws {
         let readme = try Self.readmeText()
         let samples = try ["ReadmeSample.swift", "ReadmeTestingSample.swift", "ReadmeSpearalSample.swift", "ReadmeOfflineSample.swift", "ReadmePeopleSample.swift", "ReadmeSearchSample.swift",
-            "ReadmeAcknowledgementSample.swift", "ReadmeLiveSample.swift"].map {
+            "ReadmeAcknowledgementSample.swift", "ReadmeLiveSample.swift", "ReadmeAttachmentSample.swift"].map {
             try String(contentsOf: Self.packageRoot.appendingPathComponent("Tests/IntranetClientReadmeTests/ReadmeSamples/\($0)"), encoding: .utf8)
         }
 
@@ -29,7 +29,7 @@ struct ReadmeSampleTests {
             .compactMap { $0.components(separatedBy: "```").first }
             .filter { $0.contains("import ") }
 
-        #expect(blocks.count == 8)
+        #expect(blocks.count == 9)
         for block in blocks {
             #expect(samples.contains { $0.hasSuffix(block) }, "docs/swift-client.md block not compiled:\n\(block)")
         }
@@ -41,6 +41,33 @@ struct ReadmeSampleTests {
         #expect(try await confirm(7, with: IntranetClient(transport: answered)) == "Confirmed (round 2)")
         #expect(await answered.requests.first?.method == .put)
         #expect(await answered.requests.first?.path == "/announcements/7/acknowledgement")
+    }
+
+    @Test("the attachments sample reports the share sent, and saves only what changed since the last time")
+    func attachmentSampleRuns() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-attachments-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("minutes.txt")
+        try Data("Minutes of the March meeting".utf8).write(to: file)
+        let copies = folder.appendingPathComponent("copies")
+        try FileManager.default.createDirectory(at: copies, withIntermediateDirectories: true)
+        let description = #"{"id":5,"name":"minutes.txt","mediaType":"text/plain; charset=utf-8","size":28,"sha256":"\#(String(repeating: "0", count: 64))","url":"/announcements/7/attachments/5/file"}"#
+        let transport = MockTransport(script: [
+            .text(description, status: .created), .text("[\(description)]"),
+            MockResponse(headerFields: [.eTag: "\"v1\""], body: Data("Minutes of the March meeting".utf8)),
+            .text("[\(description)]"), .status(.notModified),
+        ])
+        let intranet = IntranetClient(transport: transport)
+
+        let attached = try await attach(file, to: 7, with: intranet) { _ in }
+        let first = try await saveAttachments(of: 7, into: copies, saved: [:], with: intranet)
+        let second = try await saveAttachments(of: 7, into: copies, saved: first, with: intranet)
+
+        #expect(attached.id == 5)
+        #expect(first == [5: "\"v1\""] && second == first)
+        #expect(try Data(contentsOf: copies.appendingPathComponent("minutes.txt")) == Data("Minutes of the March meeting".utf8))
+        #expect(await transport.requests.last?.headerFields[.ifNoneMatch] == "\"v1\"")
     }
 
     @Test("the people sample walks the org chart down to the reports and up to the top")

@@ -19,13 +19,38 @@ let liveTestPassword = "correct horse battery"
 
 /// Runs `body` against a freshly seeded intranet server listening on a free loopback port,
 /// with the accounts `admin` (id 1), `editor` (2) and `reader` (3), then shuts the server down.
-func withLiveServer(_ body: @Sendable (URL) async throws -> Void) async throws {
-    try await withStoppableLiveServer { url, _ in try await body(url) }
+///
+/// - Parameter configure: changes the server's settings (limits, signed requests) before it starts.
+func withLiveServer(
+    configure: @Sendable (inout AppConfiguration) -> Void = { _ in }, _ body: @Sendable (URL) async throws -> Void
+) async throws {
+    try await withStoppableLiveServer(configure: configure) { url, _ in try await body(url) }
+}
+
+/// Runs `body` against a live server that takes only signed requests, with the key of an app
+/// registered on it.
+func withSigningLiveServer(_ body: @escaping @Sendable (URL, AppSigningKey) async throws -> Void) async throws {
+    try await withLiveServer(configure: { $0.requiresSignature = true }, { _, _ in }, registering: body)
 }
 
 /// Runs `body` against a live server that `body` may stop (`await stop()`): from then on its
 /// port refuses connections, as a server out of reach does.
-func withStoppableLiveServer(_ body: @Sendable (URL, _ stop: @Sendable () async -> Void) async throws -> Void) async throws {
+///
+/// - Parameter configure: changes the server's settings before it starts.
+func withStoppableLiveServer(
+    configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
+    _ body: @Sendable (URL, _ stop: @Sendable () async -> Void) async throws -> Void
+) async throws {
+    try await withLiveServer(configure: configure, body, registering: nil)
+}
+
+/// The one way a live server is run: `stoppable` gets the URL and a way to stop the server;
+/// `registering`, when given, runs instead with the key of an app registered on the server.
+private func withLiveServer(
+    configure: @Sendable (inout AppConfiguration) -> Void,
+    _ stoppable: @Sendable (URL, _ stop: @Sendable () async -> Void) async throws -> Void,
+    registering: (@Sendable (URL, AppSigningKey) async throws -> Void)?
+) async throws {
     var configuration = AppConfiguration()
     configuration.port = 0
     configuration.storage = .sqliteInMemory
@@ -34,6 +59,7 @@ func withStoppableLiveServer(_ body: @Sendable (URL, _ stop: @Sendable () async 
     // Stopping waits at most this long for open connections (a client's idle keep-alive).
     configuration.shutdownGrace = .seconds(1)
     configuration.passwordCost = 4
+    configure(&configuration)
     let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
     let server = try await makeServer(configuration) { port in
         portSink.yield(port)
@@ -73,7 +99,13 @@ func withStoppableLiveServer(_ body: @Sendable (URL, _ stop: @Sendable () async 
         return
     }
     do {
-        try await body(try #require(URL(string: "http://127.0.0.1:\(port)")), stop)
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        if let registering {
+            let (appID, secret) = try await SigningAppRegistry(database: server.database.database).register(name: "end-to-end tests")
+            try await registering(url, AppSigningKey(appID: appID, secret: secret))
+        } else {
+            try await stoppable(url, stop)
+        }
     } catch {
         await shutdown()
         throw error

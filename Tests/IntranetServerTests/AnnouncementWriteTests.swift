@@ -20,7 +20,7 @@ struct AnnouncementWriteTests {
             #expect(
                 Set(created.keys) == [
                     "id", "title", "body", "createdAt", "updatedAt", "readers", "audience", "markdown", "status", "publishAt", "expiresAt", "pinned",
-                    "pinnedUntil", "important", "acknowledgement",
+                    "pinnedUntil", "important", "acknowledgement", "attachments",
                 ])
             #expect(created["status"] as? String == "published" && created["pinned"] as? Bool == false)
             let read = try await client.send(.get, "/announcements/7", as: .editor)

@@ -132,6 +132,16 @@ extension ChangePipelineTests {
         "PUT /announcements/{id}": RouteWrite(changes: .announcements) { client in
             try expect(.ok, try await client.send(.put, "/announcements/2", json: #"{"title":"Replaced"}"#))
         },
+        // Attachments change their announcement (its revision, its detail).
+        "POST /announcements/{id}/attachments": RouteWrite(changes: .announcements) { client in
+            try expect(.created, try await client.upload(Data("%PDF-1.4 minutes".utf8), name: "minutes.pdf", to: 7))
+        },
+        "PATCH /announcements/{id}/attachments/{attachmentId}": RouteWrite(changes: .announcements) { client in
+            try expect(.ok, try await client.send(.patch, "/announcements/7/attachments/1", json: #"{"name":"Minutes.pdf"}"#))
+        },
+        "DELETE /announcements/{id}/attachments/{attachmentId}": RouteWrite(changes: .announcements) { client in
+            try expect(.noContent, try await client.send(.delete, "/announcements/7/attachments/1"))
+        },
         "PATCH /announcements/{id}": RouteWrite(changes: .announcements, run: writes[1].run),
         "DELETE /announcements/{id}": RouteWrite(changes: .announcements, run: writes[2].run),
         "POST /people": RouteWrite(changes: .people, run: writes[4].run),

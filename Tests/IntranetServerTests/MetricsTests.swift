@@ -44,6 +44,22 @@ struct MetricsTests {
         }
     }
 
+    @Test("stored files are counted once per content, with their bytes")
+    func storedFiles() async throws {
+        try await withTestServer(configure: { $0.metricsToken = Self.token }) { _, client in
+            func values() async throws -> [String: Double] {
+                Self.samples(try await client.send(.get, "/metrics", headers: [.authorization: "Bearer \(Self.token)"], as: .anonymous).text)
+            }
+            #expect(try await values()["intranet_stored_files"] == 0)
+            let pdf = Data("%PDF-1.4 ".utf8) + Data(repeating: 7, count: 4_991)
+            _ = try await client.attach(pdf, name: "a.pdf", to: 1)
+            _ = try await client.attach(pdf, name: "b.pdf", to: 2)
+            let after = try await values()
+            #expect(after["intranet_stored_files"] == 1, "the same content twice is one file")
+            #expect(after["intranet_stored_file_bytes"] == 5_000)
+        }
+    }
+
     @Test("imports through the API are counted: imported, dry runs, refused files, and the posts by outcome")
     func imports() async throws {
         try await withTestServer(configure: { $0.metricsToken = Self.token }) { _, client in

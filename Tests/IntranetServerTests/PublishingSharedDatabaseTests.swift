@@ -10,11 +10,7 @@ import Testing
 /// each instance by its own clock.
 @Suite("Publishing on two PostgreSQL instances", .enabled(if: TestStorage.postgresURL != nil, "needs INTRANET_TEST_POSTGRES_URL"))
 struct PublishingSharedDatabaseTests {
-    struct Instance: Sendable {
-        var name: String
-        var server: IntranetServer
-        var client: any TestClientProtocol
-    }
+    typealias Instance = ServerInstance
 
     @Test("a post made through one with publishAt 1.5 s ahead appears on both within 1 s of publishAt, and leaves both within 1 s of expiresAt, with no write")
     func publicationAndExpiryOnBoth() async throws {
@@ -103,50 +99,9 @@ struct PublishingSharedDatabaseTests {
         }
     }
 
-    /// Runs `body` with two live server instances sharing one fresh PostgreSQL schema, once
-    /// both change feeds are live (as ``SharedDatabaseTests`` does).
+    /// Runs `body` with two live server instances sharing one fresh PostgreSQL schema
+    /// (``withTwoPostgresInstances(_:)``).
     private func withTwoInstances(_ body: @Sendable (Instance, Instance) async throws -> Void) async throws {
-        try await PostgresGate.shared.withPermit { try await runTwoInstances(body) }
-    }
-
-    private func runTwoInstances(_ body: @Sendable (Instance, Instance) async throws -> Void) async throws {
-        let url = try #require(TestStorage.postgresURL)
-        let schema = try await PostgresSchema.create()
-        var configuration = AppConfiguration()
-        configuration.storage = .postgres(url: url, schema: schema)
-        configuration.port = 0
-        configuration.logLevel = .warning
-        configuration.passwordCost = 4
-        configuration.databasePoolSize = 2
-        configuration.accessLog = nil
-        do {
-            let first = try await makeServer(configuration)
-            let second: IntranetServer
-            do {
-                try await TestUser.createAll(in: first)
-                second = try await makeServer(configuration)
-            } catch {
-                await first.database.close()
-                throw error
-            }
-            do {
-                try await first.application.test(.live) { one in
-                    try await second.application.test(.live) { two in
-                        try await waitUntil("both change feeds are live") { first.cache.trust.isTrusted && second.cache.trust.isTrusted }
-                        try await body(Instance(name: "one", server: first, client: one), Instance(name: "two", server: second, client: two))
-                    }
-                }
-            } catch {
-                await first.database.close()
-                await second.database.close()
-                throw error
-            }
-            await first.database.close()
-            await second.database.close()
-        } catch {
-            try? await PostgresSchema.drop(schema)
-            throw error
-        }
-        try await PostgresSchema.drop(schema)
+        try await withTwoPostgresInstances(body)
     }
 }

@@ -24,7 +24,7 @@ struct RepresentationCacheTests {
         /// The keys of a reader's detail in the latest version (3.0).
         static let latestDetailKeys: Set<String> = [
             "id", "title", "body", "createdAt", "updatedAt", "status", "publishAt", "expiresAt", "pinned", "pinnedUntil", "important",
-            "acknowledgement",
+            "acknowledgement", "attachments",
         ]
 
         static let detail: [Variant] = [

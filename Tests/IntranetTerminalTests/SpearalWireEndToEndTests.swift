@@ -47,7 +47,7 @@ struct SpearalWireEndToEndTests {
             let list = try await BuiltBinary.run(["announcements", "--server", server, "--output", "spearal", "--all", "--per-page", "4"])
 
             #expect(v2.status == 0, "\(v2.errors)")
-            #expect(v2.output.hasPrefix("#0 intranet.Announcement {\n\tacknowledgement: nil,\n\tbody: \"<p>The wait is over"))
+            #expect(v2.output.hasPrefix("#0 intranet.Announcement {\n\tacknowledgement: nil,\n\tattachments: #1 [],\n\tbody: \"<p>The wait is over"))
             #expect(v2.output.contains("\n\tcreatedAt: 20"))
             #expect(v2.output.contains("\n\ttitle: \"Office move: Harbour Building, floors 3 and 4\""))
             #expect(v2.errors.contains("received "))

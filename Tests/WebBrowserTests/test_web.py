@@ -253,6 +253,65 @@ class WebFrontEnd(unittest.TestCase):
         driver.get(detail_url)
         self.assertEqual(driver.find_element(By.TAG_NAME, "h1").text, "Not found")
 
+    def test_attach_pictures_and_files_without_javascript(self):
+        images = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "IntranetServerTests", "Fixtures", "images")
+        token = api_token(EDITOR)
+        status, created = api("POST", "/announcements", {"title": "New canteen", "body": "<p>Menus and floor plan below.</p>"}, token)
+        self.assertEqual(status, 201, created)
+        detail_url = BASE + "/announcements/%d" % created["id"]
+        driver = self.driver
+        sign_in(driver, EDITOR)
+        driver.get(detail_url + "/edit")
+        # The form needs no script: the browser sends the file as multipart/form-data.
+        driver.execute_script("document.querySelectorAll('script').forEach(s => s.remove())")
+        driver.find_element(By.ID, "file").send_keys(os.path.abspath(os.path.join(images, "gps.jpg")))
+        driver.find_element(By.ID, "alt").send_keys("The canteen's new terrace")
+        submit(driver, "#attach")
+        self.assertTrue(driver.current_url.endswith("/edit#files"), driver.current_url)
+        driver.find_element(By.ID, "file").send_keys(os.path.abspath(os.path.join(images, "truncated.jpg")))
+        submit(driver, "#attach")
+        self.assertIn("truncated or corrupt", driver.find_element(By.CSS_SELECTOR, "[role=alert]").text)
+        pdf = os.path.join(SHOTS, "menu.pdf")
+        os.makedirs(SHOTS, exist_ok=True)
+        with open(pdf, "wb") as file:
+            file.write(b"%PDF-1.4\n% weekly menu\n" + b"x" * 20000)
+        driver.find_element(By.ID, "file").send_keys(os.path.abspath(pdf))
+        submit(driver, "#attach")
+        listed = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#files ul.files li")]
+        self.assertEqual(len(listed), 2, listed)
+        self.assertIn("800×1200", listed[0])
+        self.assertIn("PDF", listed[1])
+        shoot(driver, "attachments-edit-desktop")
+        self.assertEqual(serious_violations(driver), [])
+
+        driver.get(detail_url)
+        picture = driver.find_element(By.CSS_SELECTOR, "figure.attached-image img")
+        self.assertEqual(picture.get_attribute("alt"), "The canteen's new terrace")
+        self.assertIn("320w", picture.get_attribute("srcset"))
+        WebDriverWait(driver, 10).until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", picture))
+        file_link = driver.find_element(By.CSS_SELECTOR, "section.attachments ul.files a")
+        self.assertEqual(file_link.text, "menu.pdf")
+        self.assertIn("PDF, 20 KB", driver.find_element(By.CSS_SELECTOR, "section.attachments ul.files li").text)
+        shoot(driver, "attachments-page-desktop")
+        self.assertEqual(serious_violations(driver), [])
+
+        # On a small phone (320 CSS pixels, a device pixel ratio of 1) the browser picks the
+        # 320-pixel variant, not the 800-pixel picture (at 360 the column needs more than 320).
+        phone = browser((320, 640))
+        try:
+            sign_in(phone, READER)
+            phone.get(detail_url)
+            small = phone.find_element(By.CSS_SELECTOR, "figure.attached-image img")
+            WebDriverWait(phone, 10).until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", small))
+            self.assertTrue(small.get_attribute("currentSrc").endswith("/file/320"), small.get_attribute("currentSrc"))
+            shoot(phone, "attachments-page-phone")
+        finally:
+            phone.quit()
+
+        driver.get(detail_url + "/edit")
+        submit(driver, "#files ul.files li form button")
+        self.assertEqual(len(driver.find_elements(By.CSS_SELECTOR, "#files ul.files li")), 1)
+
     def test_times_in_the_readers_zone(self):
         # The site's zone is UTC; this browser is in Tokyo (UTC+9): the page's script shows
         # times there and fills the form there, and the server reads the form so.

@@ -5,8 +5,8 @@ import IntranetAPI
 ///
 /// Version 1.0 sends no dates, so ``createdAt`` and ``updatedAt`` are `nil` there. ``readers``
 /// is set only when the server showed them: a 2.0 or 3.0 detail read by an editor or an admin.
-/// ``publishing`` (status, times, pin, importance) comes with version 3.0, ``audience`` with an
-/// editor's 3.0 detail.
+/// ``publishing`` (status, times, pin, importance) and ``attachments`` come with version 3.0,
+/// ``audience`` with an editor's 3.0 detail.
 public struct Announcement: Codable, Sendable, Equatable, Identifiable {
     /// The server-assigned id.
     public var id: Int
@@ -31,14 +31,18 @@ public struct Announcement: Codable, Sendable, Equatable, Identifiable {
     /// Whether readers are asked to acknowledge it, by when, and when the signed-in user did
     /// (3.0; `nil` when it asks nothing).
     public var acknowledgement: AnnouncementAcknowledgement?
+    /// The files attached to it, in the order the editors gave them (3.0 details; empty under
+    /// 1.0 and 2.0, and in lists). ``AttachmentsRepository`` uploads, changes and downloads them.
+    public var attachments: [AttachmentDescription]
 
     /// Creates an announcement.
     public init(
         id: Int, title: String, body: String?, createdAt: Date? = nil, updatedAt: Date? = nil,
         readers: AnnouncementReaders? = nil, publishing: AnnouncementV3.Publishing? = nil, audience: AnnouncementAudience? = nil,
-        acknowledgement: AnnouncementAcknowledgement? = nil
+        acknowledgement: AnnouncementAcknowledgement? = nil, attachments: [AttachmentDescription] = []
     ) {
         self.acknowledgement = acknowledgement
+        self.attachments = attachments
         self.id = id
         self.title = title
         self.body = body
@@ -65,7 +69,7 @@ public struct Announcement: Codable, Sendable, Equatable, Identifiable {
 
     private enum CodingKeys: String, CodingKey {
         case id, title, body, createdAt, updatedAt, readers, audience, markdown
-        case status, publishAt, expiresAt, pinned, pinnedUntil, important, acknowledgement
+        case status, publishAt, expiresAt, pinned, pinnedUntil, important, acknowledgement, attachments
     }
 
     /// Decodes any version's detail; `"readers": null` is `AnnouncementReaders.everyone`,
@@ -83,6 +87,7 @@ public struct Announcement: Codable, Sendable, Equatable, Identifiable {
         markdown = try container.decodeIfPresent(String.self, forKey: .markdown)
         publishing = try Self.publishing(in: container)
         acknowledgement = try container.decodeIfPresent(AnnouncementAcknowledgement.self, forKey: .acknowledgement)
+        attachments = try container.decodeIfPresent([AttachmentDescription].self, forKey: .attachments) ?? []
     }
 
     /// The publishing properties of a 3.0 object (`status` present), else `nil`.
@@ -122,6 +127,7 @@ public struct Announcement: Codable, Sendable, Equatable, Identifiable {
             try container.encode(publishing.pinnedUntil, forKey: .pinnedUntil)
             try container.encode(publishing.important, forKey: .important)
             try container.encode(acknowledgement, forKey: .acknowledgement)
+            try container.encode(attachments, forKey: .attachments)
         }
     }
 }

@@ -21,6 +21,14 @@ enum RequestSignature {
         return HMAC<SHA256>.isValidAuthenticationCode(provided, authenticating: Data(canonical.utf8), using: SymmetricKey(data: Data(secret.utf8)))
     }
 
+    /// Whether `signatureHex` is the signature of a request whose body's SHA-256 (lowercase hex)
+    /// is `bodyHash`, compared in constant time: for a body hashed as it streamed.
+    static func isValid(_ signatureHex: String, secret: String, timestamp: String, method: String, pathWithQuery: String, bodyHash: String) -> Bool {
+        guard let provided = bytes(fromHex: signatureHex) else { return false }
+        let canonical = timestamp + "\n" + method + "\n" + pathWithQuery + "\n" + bodyHash
+        return HMAC<SHA256>.isValidAuthenticationCode(provided, authenticating: Data(canonical.utf8), using: SymmetricKey(data: Data(secret.utf8)))
+    }
+
     private static func authenticationCode(secret: String, timestamp: String, method: String, pathWithQuery: String, body: some Sequence<UInt8>) -> HMAC<SHA256>.MAC {
         let canonical = canonicalString(timestamp: timestamp, method: method, pathWithQuery: pathWithQuery, body: body)
         return HMAC<SHA256>.authenticationCode(for: Data(canonical.utf8), using: SymmetricKey(data: Data(secret.utf8)))

@@ -9,6 +9,15 @@ struct CachedResponse: Sendable {
     /// Whether it is an announcement's 3.0 detail that asks readers for an acknowledgement: a
     /// signed-in reader then gets their own answer (with when they acknowledged) instead.
     var asksAcknowledgement = false
+    /// For an attached file too large to keep in memory: which stored file the body streams
+    /// from (`body` is then empty).
+    var file: StoredFileReference?
+}
+
+/// A stored file a response streams: its content hash and size.
+struct StoredFileReference: Sendable, Equatable {
+    var hash: String
+    var size: Int64
 }
 
 /// The part of a web page that depends only on what its reader may see: its title and its main

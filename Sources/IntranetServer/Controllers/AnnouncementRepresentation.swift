@@ -127,7 +127,7 @@ extension AnnouncementV3.Detail {
         self.init(
             id: announcement.id, title: announcement.title, body: announcement.body, createdAt: announcement.createdAt,
             updatedAt: announcement.updatedAt, publishing: announcement.shownPublishing(at: now),
-            acknowledgement: announcement.acknowledgement.shown(acknowledgedAt: acknowledgedAt),
+            acknowledgement: announcement.acknowledgement.shown(acknowledgedAt: acknowledgedAt), attachments: announcement.attachments,
             editorView: showsReaders
                 ? (announcement.readers.map(AnnouncementReaders.only) ?? .everyone, announcement.audience, announcement.markdown) : nil)
     }

@@ -9,6 +9,11 @@ import IntranetAPI
 /// The body is written to a temporary file as it arrives (never held in memory) up to
 /// `IMPORT_MAX_BYTES`, then parsed as a stream; one import is one transaction, and a malformed
 /// file is a 400 naming line and column with nothing imported.
+///
+/// It brings no media: a server downloading from whatever hosts an uploaded file names could be
+/// pointed at its own network, and the request would stay open for every download. The media
+/// come with `intranet-server import wordpress --media-dir|--fetch-media` on the server
+/// machine; a body changed by an API import still points to the media brought before.
 struct ImportController: Sendable {
     let importer: WordPressImporter
     let metrics: ServerMetrics?

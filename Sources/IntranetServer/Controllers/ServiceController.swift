@@ -12,6 +12,8 @@ struct ServiceController: Sendable {
         var token: String
         var metrics: ServerMetrics
         var activeSessions: @Sendable () async throws -> Int
+        /// The stored files' count and bytes now.
+        var storedFiles: @Sendable () async throws -> StoredFiles.Totals = { StoredFiles.Totals(files: 0, bytes: 0) }
         /// The caches' sizes and evictions now.
         var caches: @Sendable () -> [CacheReport] = { [] }
     }
@@ -35,7 +37,7 @@ struct ServiceController: Sendable {
             throw AuthService.unauthorized("Send the metrics token: Authorization: Bearer <METRICS_TOKEN>.", invalidToken: !sent.isEmpty)
         }
         let text = metricsRoute.metrics.exposition(
-            activeSessions: try await metricsRoute.activeSessions(), caches: metricsRoute.caches())
+            activeSessions: try await metricsRoute.activeSessions(), stored: try await metricsRoute.storedFiles(), caches: metricsRoute.caches())
         return Response(
             status: .ok,
             headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],

@@ -165,6 +165,8 @@ final class DatabaseService: Service, Sendable {
         migrations.add(AddPhoneToPeopleSearch())
         migrations.add(AddAcknowledgements())
         migrations.add(AddChangeLog())
+        migrations.add(AddAttachments())
+        migrations.add(AddImportMedia())
         if seeds {
             migrations.add(SeedSamplePeople())
         }

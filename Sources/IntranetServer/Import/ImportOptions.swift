@@ -12,13 +12,20 @@ public struct ImportOptions: Sendable, Equatable {
     public var owner: Int?
     /// Import scheduled posts (`future`) too, published at their date.
     public var includeScheduled = false
+    /// Bring the export's media along, and from where; `nil` brings none (a body the import
+    /// changes still points to the media an earlier import brought).
+    public var media: MediaImportOptions?
 
-    public init(dryRun: Bool = false, includePrivate: Bool = false, includePages: Bool = false, owner: Int? = nil, includeScheduled: Bool = false) {
+    public init(
+        dryRun: Bool = false, includePrivate: Bool = false, includePages: Bool = false, owner: Int? = nil, includeScheduled: Bool = false,
+        media: MediaImportOptions? = nil
+    ) {
         self.dryRun = dryRun
         self.includePrivate = includePrivate
         self.includePages = includePages
         self.owner = owner
         self.includeScheduled = includeScheduled
+        self.media = media
     }
 }
 

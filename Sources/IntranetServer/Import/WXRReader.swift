@@ -19,6 +19,10 @@ struct WXRItem: Sendable, Equatable {
     var isSticky = false
     /// How many `<wp:comment>` the item carries.
     var comments = 0
+    /// An attachment's file (`wp:attachment_url`).
+    var attachmentURL = ""
+    /// The post an attachment was uploaded to (`wp:post_parent`; `0` for none).
+    var postParent = ""
 }
 
 /// A `<wp:author>` of the export.
@@ -168,6 +172,8 @@ final class WXRReader {
             case (.wordpress, "post_password"): item.password = try text()
             case (.wordpress, "is_sticky"): item.isSticky = try text().trimmingCharacters(in: .whitespaces) == "1"
             case (.wordpress, "comment"): item.comments += 1
+            case (.wordpress, "attachment_url"): item.attachmentURL = try text()
+            case (.wordpress, "post_parent"): item.postParent = try text()
             default: break
             }
         }

@@ -9,6 +9,10 @@ import Synchronization
 /// Turns a WordPress export into announcements, in one transaction (a malformed file imports
 /// nothing), remembering each post's site and id so that importing again changes nothing and
 /// a newer export of the same site updates what changed.
+///
+/// Asked to, it then brings the export's media (`WordPressImporter+Media.swift`): each file is
+/// stored as an attachment in a transaction of its own once the posts are committed, and the
+/// bodies are pointed to them.
 struct WordPressImporter {
     let database: any Database
     /// Where an import commits (as one change of ``ChangeDomain/announcements``), and what
@@ -18,14 +22,21 @@ struct WordPressImporter {
     var sanitizer: HTMLSanitizer = .bodies
     /// The time given to posts whose export has no date.
     var now: @Sendable () -> Date = { Date() }
+    /// Where media are stored (the server's, with its limits); without one, a store over
+    /// `database` and `changes` with the limits of ``MediaImportOptions``.
+    var attachments: AttachmentStore?
 
     /// - Parameters:
     ///   - changes: the server's pipeline; without one (the `import` command), the import still
     ///     counts in the database's revisions.
-    init(database: any Database, changes: ChangePipeline? = nil, sanitizer: HTMLSanitizer = .bodies, now: @escaping @Sendable () -> Date = { Date() }) {
+    init(
+        database: any Database, changes: ChangePipeline? = nil, sanitizer: HTMLSanitizer = .bodies, attachments: AttachmentStore? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.database = database
         self.changes = changes ?? ChangePipeline(database: database)
         self.sanitizer = sanitizer
+        self.attachments = attachments
         self.now = now
     }
 
@@ -35,36 +46,57 @@ struct WordPressImporter {
     /// Imports the export at `path`.
     ///
     /// - Throws: ``WXRError`` for a file that is malformed or not a WordPress export;
-    ///   ``APIError`` 422 when private posts are included without an owner.
+    ///   ``APIError`` 422 when private posts are included without an owner, or for a media
+    ///   directory that is not one.
     func run(path: String, options: ImportOptions, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
         if options.includePrivate && options.owner == nil {
             throw APIError.validation([.init(field: "includePrivate", message: "needs the admin the private posts are restricted to")])
         }
+        if case .directory(let directory) = options.media?.source {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw APIError.validation([.init(field: "mediaDirectory", message: "\(directory) is not a directory")])
+            }
+        }
+        let posts: Posts
         if options.dryRun {
-            return try await importAll(from: WXRReader(path: path), options: options, on: database, progress: progress).report
+            posts = try await importAll(from: WXRReader(path: path), options: options, on: database, progress: progress)
+        } else {
+            posts = try await changes.write(.announcements, on: database) { database, changed in
+                let posts = try await importAll(from: WXRReader(path: path), options: options, on: database, progress: progress)
+                if !posts.wrote { changed.domains = [] }
+                return posts
+            }
         }
-        return try await changes.write(.announcements, on: database) { database, changed in
-            let (report, wrote) = try await importAll(from: WXRReader(path: path), options: options, on: database, progress: progress)
-            if !wrote { changed.domains = [] }
-            return report
-        }
+        var report = posts.report
+        try await importMedia(posts.media, options: options, report: &report)
+        return report
+    }
+
+    /// What the posts' part of an import did, and the media it found.
+    private struct Posts: Sendable {
+        var report: ImportReport
+        var wrote: Bool
+        var media: MediaPlan
     }
 
     private func importAll(
         from reader: WXRReader, options: ImportOptions, on database: any Database, progress: @Sendable (ImportProgress) -> Void
-    ) async throws -> (report: ImportReport, wrote: Bool) {
+    ) async throws -> Posts {
         var report: ImportReport?
         var sources: [Int: KnownSource] = [:]
+        var media: MediaPlan?
         var items = 0
         var wrote = false
         while let item = try reader.nextItem() {
             if report == nil {
                 report = try await start(reader.channel, options: options, on: database)
                 sources = try await Self.knownSources(of: report!.site, on: database)
+                media = MediaPlan(channel: reader.channel, gathersAll: options.media != nil)
             }
             items += 1
             if items % 100 == 0 { progress(ImportProgress(items: items, bytes: reader.bytesRead)) }
-            wrote = try await importItem(item, options: options, sources: &sources, report: &report!, on: database) || wrote
+            wrote = try await importItem(item, options: options, sources: &sources, media: &media!, report: &report!, on: database) || wrote
         }
         var finished: ImportReport
         if let report {
@@ -74,7 +106,7 @@ struct WordPressImporter {
         }
         progress(ImportProgress(items: items, bytes: reader.bytesRead))
         finished.dryRun = options.dryRun
-        return (finished, wrote)
+        return Posts(report: finished, wrote: wrote, media: media ?? MediaPlan(channel: reader.channel, gathersAll: false))
     }
 
     /// The report's header: the site and the authors, with whether each has an account.
@@ -93,10 +125,11 @@ struct WordPressImporter {
 
     /// Imports one item; true when it changed the database.
     private func importItem(
-        _ item: WXRItem, options: ImportOptions, sources: inout [Int: KnownSource], report: inout ImportReport,
+        _ item: WXRItem, options: ImportOptions, sources: inout [Int: KnownSource], media: inout MediaPlan, report: inout ImportReport,
         on database: any Database
     ) async throws -> Bool {
         if item.comments > 0 { report.skipped["comments", default: 0] += item.comments }
+        if item.postType == "attachment" { media.noteAttachment(item) }
         guard let postID = Int(item.postID.trimmingCharacters(in: .whitespaces)) else {
             report.skipped["noPostId", default: 0] += 1
             return false
@@ -115,6 +148,7 @@ struct WordPressImporter {
         let existing = sources[postID]
         if let existing, existing.fingerprint == fingerprint {
             report.unchanged += 1
+            media.notePost(item, postID: postID, announcementID: existing.announcementID, isChanged: false)
             return false
         }
         let converted = convert(item, postID: postID, report: &report)
@@ -124,6 +158,7 @@ struct WordPressImporter {
         let readers = restricted ? options.owner.map { [$0] } : nil
         if let existing, let model = try await AnnouncementModel.find(existing.announcementID, on: database) {
             report.updated += 1
+            media.notePost(item, postID: postID, announcementID: existing.announcementID, isChanged: true)
             guard !options.dryRun else { return false }
             model.title = converted.title
             model.body = converted.body
@@ -151,7 +186,10 @@ struct WordPressImporter {
             return true
         }
         report.created += 1
-        guard !options.dryRun else { return false }
+        guard !options.dryRun else {
+            media.notePost(item, postID: postID, announcementID: nil, isChanged: true)
+            return false
+        }
         let model = AnnouncementModel(title: converted.title, body: converted.body, createdAt: converted.createdAt)
         model.updatedAt = converted.updatedAt
         model.isRestricted = restricted
@@ -169,6 +207,7 @@ struct WordPressImporter {
         let source = ImportSourceModel(announcementID: id, site: report.site, postID: postID, fingerprint: fingerprint)
         try await source.create(on: database)
         sources[postID] = KnownSource(id: try source.requireID(), announcementID: id, fingerprint: fingerprint)
+        media.notePost(item, postID: postID, announcementID: id, isChanged: true)
         return true
     }
 

@@ -23,9 +23,12 @@ struct AuthMiddleware: RouterMiddleware {
 
     /// Whether the session cookie alone signs `request` in: the live stream's `GET`, which a
     /// browser's `EventSource` makes with no header of its own, only reads, and which another
-    /// site's page cannot read (no CORS).
+    /// site's page cannot read (no CORS); and a `GET` or `HEAD` of an attached file, which a
+    /// page's `<img>` and a download link make (only reads; the answers say
+    /// `Cross-Origin-Resource-Policy: same-origin`, so another site's page cannot show them).
     static func readsWithCookie(_ request: Request) -> Bool {
-        request.method == .get && request.uri.path == EventController.path
+        (request.method == .get && request.uri.path == EventController.path)
+            || ([.get, .head].contains(request.method) && AttachmentFileController.isFilePath(request.uri.path))
     }
 
     let auth: AuthService

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -29,7 +30,7 @@ struct SignatureMiddleware: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        if request.uri.path == "/health" || request.uri.path == FeedController.path || Self.isWebStream(request) {
+        if request.uri.path == "/health" || request.uri.path == FeedController.path || Self.isWebStream(request) || Self.isWebFileRead(request) {
             return try await next(request, context)
         }
         guard let appID = request.headers[Self.appID], let timestamp = request.headers[Self.timestamp],
@@ -44,11 +45,35 @@ struct SignatureMiddleware: RouterMiddleware {
             throw Self.refused("X-Timestamp must be the current Unix time in milliseconds (within 5 minutes).")
         }
         var request = request
+        if AttachmentController.isUpload(request) {
+            // An upload is too large to hold: its hash is taken as it streams, and its last
+            // piece is given only once the signature matched.
+            let (method, target) = (request.method.rawValue, request.uri.string)
+            request.body = Hummingbird.RequestBody(asyncSequence: SignedBodyStream(
+                base: request.body, check: { bodyHash in
+                    try await verify(
+                        signature, appID: appID, timestamp: timestamp, milliseconds: milliseconds, method: method, pathWithQuery: target,
+                        bodyHash: bodyHash, now: now)
+                }))
+            return try await next(request, context)
+        }
         let body = try await request.collectBody(upTo: request.uri.path == "/imports/wordpress" ? importMaxBytes : maxBodySize)
+        try await verify(
+            signature, appID: appID, timestamp: timestamp, milliseconds: milliseconds, method: request.method.rawValue,
+            pathWithQuery: request.uri.string, bodyHash: SHA256.hash(data: Data(body.readableBytesView)).hexString, now: now)
+        return try await next(request, context)
+    }
+
+    /// Checks the signature of a request, whose body's SHA-256 is `bodyHash`, and records its use.
+    ///
+    /// - Throws: 401 when it does not match or was used before.
+    private func verify(
+        _ signature: String, appID: String, timestamp: String, milliseconds: Int64, method: String, pathWithQuery: String, bodyHash: String,
+        now: Date
+    ) async throws {
         guard let secret = try await registry.secret(forApp: appID),
               RequestSignature.isValid(
-                signature, secret: secret, timestamp: timestamp, method: request.method.rawValue,
-                pathWithQuery: request.uri.string, body: body.readableBytesView)
+                signature, secret: secret, timestamp: timestamp, method: method, pathWithQuery: pathWithQuery, bodyHash: bodyHash)
         else {
             throw Self.refused("The request signature does not match.")
         }
@@ -56,11 +81,41 @@ struct SignatureMiddleware: RouterMiddleware {
         guard try await registry.recordUse(of: signature, until: expiry, now: now) else {
             throw Self.refused("This signature was already used; sign each request anew.")
         }
-        return try await next(request, context)
     }
 
     private static func refused(_ detail: String) -> APIError {
         APIError(status: .unauthorized, detail: detail, headers: [.wwwAuthenticate: #"Signature realm="intranet""#])
+    }
+}
+
+/// An upload's body passed on as it comes, hashed on the way; the end is passed on only once
+/// `check` accepted the hash of everything (a refused signature ends the body with its error,
+/// so nothing is stored).
+struct SignedBodyStream<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == ByteBuffer {
+    typealias Element = ByteBuffer
+    let base: Base
+    let check: @Sendable (String) async throws -> Void
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: Base.AsyncIterator
+        let check: @Sendable (String) async throws -> Void
+        var hasher = SHA256()
+        var done = false
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard !done else { return nil }
+            if let buffer = try await base.next() {
+                hasher.update(data: Data(buffer.readableBytesView))
+                return buffer
+            }
+            done = true
+            try await check(Data(hasher.finalize()).hexString)
+            return nil
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator(), check: check)
     }
 }
 
@@ -70,5 +125,12 @@ extension SignatureMiddleware {
     static func isWebStream(_ request: Request) -> Bool {
         [.get, .head].contains(request.method) && request.uri.path == EventController.path && request.headers[.authorization] == nil
             && request.cookies[WebCookies.session] != nil
+    }
+
+    /// Whether `request` is a browser's read of an attached file (`GET` or `HEAD` with the
+    /// session cookie and no `Authorization`), as a page's `<img>` or download link makes it.
+    static func isWebFileRead(_ request: Request) -> Bool {
+        [.get, .head].contains(request.method) && AttachmentFileController.isFilePath(request.uri.path)
+            && request.headers[.authorization] == nil && request.cookies[WebCookies.session] != nil
     }
 }

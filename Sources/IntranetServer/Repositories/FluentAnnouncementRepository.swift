@@ -52,9 +52,11 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
 
     func find(id: Int, visibility: Visibility) async throws -> StoredAnnouncement? {
         guard let model = try await AnnouncementModel.find(id, on: database) else { return nil }
-        let announcement = try await Self.stored([model], on: database)[0]
+        var announcement = try await Self.stored([model], on: database)[0]
         let resolved = try await Self.resolved(visibility, on: database)
-        return resolved.allows(announcement, at: now()) ? announcement : nil
+        guard resolved.allows(announcement, at: now()) else { return nil }
+        announcement.attachments = try await AttachmentStore.descriptions(of: [id], on: database)[id] ?? []
+        return announcement
     }
 
     func create(_ content: AnnouncementContent) async throws -> StoredAnnouncement {
@@ -66,7 +68,7 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
             let id = try model.requireID()
             try await Self.replaceReaders(of: id, with: content.readers, on: database)
             try await Self.replaceAudience(of: id, with: content.audience, on: database)
-            try await AnnouncementSearchIndex.index(id: id, title: content.title, body: content.body, on: database)
+            try await AnnouncementSearchIndex.index(id: id, title: content.title, body: content.body, attachmentNames: [], on: database)
             changed.subjects = [.announcement(id: id, .created)]
             return try StoredAnnouncement(model, readers: content.readers, audience: content.audience)
         }
@@ -99,7 +101,8 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
             if content.title != current.title || content.body != current.body {
                 try await AnnouncementSearchIndex.index(id: id, title: content.title, body: content.body, on: database)
             }
-            let updated = try StoredAnnouncement(model, readers: content.readers, audience: content.audience)
+            var updated = try StoredAnnouncement(model, readers: content.readers, audience: content.audience)
+            updated.attachments = try await AttachmentStore.descriptions(of: [id], on: database)[id] ?? []
             Self.describe(update: id, from: current, to: updated, at: timestamp, in: &changed)
             return updated
         }
@@ -118,6 +121,8 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
                 changed.domains.insert(.acknowledgements)
             }
             try await OpenCounter.remove(announcementID: id, on: database)
+            // Its files stay for the clean-up's grace period (StoredFiles).
+            try await AttachmentStore.removeAll(of: id, on: database)
             try await model.delete(on: database)
             changed.subjects = [.announcement(id: id, .deleted)]
         }

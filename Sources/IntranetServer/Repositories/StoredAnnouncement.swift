@@ -22,6 +22,8 @@ struct StoredAnnouncement: Sendable, Equatable {
     var markdown: String?
     /// Whether it asks readers to acknowledge it, by when, and in which round.
     var acknowledgement = AcknowledgementRule()
+    /// Its attached files, in order (read for a detail only; empty in lists).
+    var attachments: [AttachmentDescription] = []
 
     /// Whether only some may read it (named readers or an audience); editors and admins always
     /// may.

@@ -24,7 +24,7 @@ struct AddAnnouncementSearch: AsyncMigration {
         default:
             return
         }
-        _ = try await database.transaction { try await AnnouncementSearchIndex.rebuild(on: $0) }
+        _ = try await database.transaction { try await AnnouncementSearchIndex.rebuild(on: $0, withAttachments: false) }
     }
 
     func revert(on database: any Database) async throws {

@@ -38,6 +38,8 @@ final class ServerMetrics: Sendable {
     private let reportedEvictions = Mutex<[String: Int]>([:])
     private let failedLogins: CoreMetrics.Counter
     private let activeSessions: CoreMetrics.Gauge
+    private let storedFiles: CoreMetrics.Gauge
+    private let storedBytes: CoreMetrics.Gauge
     private let poolConnections: CoreMetrics.Gauge
     private let poolInUse: CoreMetrics.Gauge
     private let poolInUsePeak: CoreMetrics.Gauge
@@ -83,6 +85,8 @@ final class ServerMetrics: Sendable {
         self.lookups = lookups
         failedLogins = Counter(label: "intranet_failed_logins_total", factory: factory)
         activeSessions = Gauge(label: "intranet_active_sessions", factory: factory)
+        storedFiles = Gauge(label: "intranet_stored_files", factory: factory)
+        storedBytes = Gauge(label: "intranet_stored_file_bytes", factory: factory)
         poolConnections = Gauge(label: "intranet_database_pool_connections", factory: factory)
         poolConnections.record(poolSize)
         poolInUse = Gauge(label: "intranet_database_pool_in_use", factory: factory)
@@ -144,9 +148,14 @@ final class ServerMetrics: Sendable {
     }
 
     /// The text `GET /metrics` answers, after `sessions` (the count of sessions not expired),
-    /// the caches' sizes and the pool's use are recorded.
-    func exposition(activeSessions sessions: Int, caches: [CacheReport] = []) -> [UInt8] {
+    /// the stored files (attachments' contents, each stored once, with those waiting for the
+    /// clean-up), the caches' sizes and the pool's use are recorded.
+    func exposition(activeSessions sessions: Int, stored: StoredFiles.Totals? = nil, caches: [CacheReport] = []) -> [UInt8] {
         activeSessions.record(sessions)
+        if let stored {
+            storedFiles.record(stored.files)
+            storedBytes.record(stored.bytes)
+        }
         poolInUse.record(poolUse.current)
         poolInUsePeak.record(poolUse.peak)
         for cache in caches {

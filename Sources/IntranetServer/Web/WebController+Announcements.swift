@@ -149,7 +149,7 @@ extension WebController {
         return editPage(
             identity, heading: "Edit “\(item.title)”", action: "/announcements/\(id)", cancel: "/announcements/\(id)",
             title: item.title, body: item.markdown ?? item.body ?? "", revision: item.revision,
-            publishing: WebPublishingForm.values(item, zone: timeZone, at: now()))
+            publishing: WebPublishingForm.values(item, zone: timeZone, at: now()), attachments: (id, item.attachments))
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -164,7 +164,7 @@ extension WebController {
             return editPage(
                 identity, heading: heading, action: "/announcements/\(id)", cancel: "/announcements/\(id)", title: form["title"] ?? "",
                 body: form["body"] ?? "", revision: Int(form["revision"] ?? ""), publishing: WebPublishingForm.values(form, site: timeZone),
-                preview: preview(of: form))
+                preview: preview(of: form), attachments: (id, current.attachments))
         }
         do {
             let replacement = try AnnouncementInput.draft(from: Self.announcementJSON(form, zone: timeZone), sanitizer: sanitizer)
@@ -174,12 +174,13 @@ extension WebController {
             return editPage(
                 identity, heading: heading, action: "/announcements/\(id)", cancel: "/announcements/\(id)",
                 title: form["title"] ?? "", body: form["body"] ?? "", revision: Int(form["revision"] ?? ""),
-                publishing: WebPublishingForm.values(form, site: timeZone), errors: Self.messages(error), status: .unprocessableContent)
+                publishing: WebPublishingForm.values(form, site: timeZone), attachments: (id, current.attachments), errors: Self.messages(error),
+                status: .unprocessableContent)
         } catch let error as APIError where error.status == .preconditionFailed {
             return editPage(
                 identity, heading: heading, action: "/announcements/\(id)", cancel: "/announcements/\(id)",
                 title: form["title"] ?? "", body: form["body"] ?? "", revision: current.revision,
-                publishing: WebPublishingForm.values(form, site: timeZone), errors: ["Someone else changed this announcement after you opened it (it is now titled “\(current.title)”). Your text is below: save again to replace theirs, or cancel."],
+                publishing: WebPublishingForm.values(form, site: timeZone), attachments: (id, current.attachments), errors: ["Someone else changed this announcement after you opened it (it is now titled “\(current.title)”). Your text is below: save again to replace theirs, or cancel."],
                 status: .conflict)
         }
     }
@@ -225,10 +226,12 @@ extension WebController {
 
     func editPage(
         _ identity: WebIdentity, heading: String, action: String, cancel: String, title: String, body: String, revision: Int?,
-        publishing: [String: Any], preview: String? = nil, errors: [String] = [], status: HTTPResponse.Status = .ok
+        publishing: [String: Any], preview: String? = nil, attachments: (id: Int, [AttachmentDescription])? = nil, errors: [String] = [],
+        status: HTTPResponse.Status = .ok
     ) -> Response {
         var page = WebPages.layout(heading, identity)
         page.merge(publishing) { _, new in new }
+        if let (id, list) = attachments { page.merge(attachmentsSection(announcementID: id, list)) { _, new in new } }
         if let preview { page["previewHTML"] = preview }
         page["heading"] = heading
         page["action"] = action

@@ -35,6 +35,8 @@ struct WebController: Sendable {
     var acknowledging: AcknowledgementController?
     /// Where signed-in readers' opens of an announcement's page are counted.
     var opens: OpenCounter?
+    /// Announcements' attached files (the edit page attaches and removes them).
+    var attachments: AttachmentStore?
 
     func addRoutes(to routes: inout RouteBook<AppRequestContext>) {
         routes.add(.get, "/", Self.page(home))
@@ -63,11 +65,12 @@ struct WebController: Sendable {
         routes.add(.post, "/users/{id}/role", Self.page(changeRole))
         routes.add(.get, "/users/{id}/delete", Self.page(confirmDeleteUser))
         routes.add(.post, "/users/{id}/delete", Self.page(deleteUser))
+        addAttachmentRoutes(to: &routes)
     }
 
     /// A handler whose failures reach ``WebMiddleware`` as they are: the router would otherwise
     /// answer an ``APIError`` itself, as a problem body.
-    private static func page(_ handler: @escaping RouteBook<AppRequestContext>.Handler) -> RouteBook<AppRequestContext>.Handler {
+    static func page(_ handler: @escaping RouteBook<AppRequestContext>.Handler) -> RouteBook<AppRequestContext>.Handler {
         { request, context in
             do {
                 return try await handler(request, context)

@@ -35,11 +35,12 @@ struct WebMiddleware: RouterMiddleware {
     let maxBodySize: Int
 
     /// The policy for pages: nothing but this site's stylesheet and script (no inline code),
-    /// images from this site or any HTTPS host, frames from the embed hosts only, and
+    /// images from this site only (pictures are attached, so a page never loads one from
+    /// elsewhere, nor tells another host who reads it), frames from the embed hosts only, and
     /// connections to this site only (the script's live stream).
     static func contentSecurityPolicy(embedHosts: Set<String>) -> String {
         let frames = embedHosts.isEmpty ? "'none'" : embedHosts.sorted().map { "https://\($0)" }.joined(separator: " ")
-        return "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' https:; frame-src \(frames); form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+        return "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; frame-src \(frames); form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

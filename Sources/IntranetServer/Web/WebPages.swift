@@ -31,7 +31,7 @@ enum WebPages {
             "restricted": item.isRestricted,
             // Stored bodies were sanitised on the way in; again here, so what a page shows
             // never depends on how old a body is.
-            "bodyHTML": sanitizer.sanitize(item.body ?? "").html,
+            "bodyHTML": WebAttachments.responsiveBody(sanitizer.sanitize(item.body ?? "").html, attachments: item.attachments),
         ]
         if item.updatedAt.timeIntervalSince(item.createdAt) >= 60 {
             context["updated"] = true
@@ -39,6 +39,7 @@ enum WebPages {
             context["updatedText"] = text(item.updatedAt, zone: zone)
         }
         context.merge(WebPublishingForm.display(item, at: now, zone: zone)) { _, new in new }
+        context.merge(WebAttachments.context(item.attachments)) { _, new in new }
         if let excerpt = excerpt(of: item.body) {
             context["excerpt"] = excerpt
         }

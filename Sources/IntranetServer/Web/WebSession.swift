@@ -118,6 +118,6 @@ enum WebForm {
     /// Whether a request's body is a form.
     static func isForm(_ request: Request) -> Bool {
         guard let type = request.headers[.contentType]?.lowercased() else { return false }
-        return type.hasPrefix("application/x-www-form-urlencoded")
+        return type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data")
     }
 }

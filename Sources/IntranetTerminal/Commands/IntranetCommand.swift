@@ -1,7 +1,8 @@
 import ArgumentParser
 
 /// `intranet`: the root command. It only groups: `announcements`, `people`, `search`,
-/// `events`, `login`, `logout`, `whoami`, `users`, `import` and `cache` do the work.
+/// `events`, `ack`, `pending`, `reach`, `attach`, `attachments`, `download`, `login`, `logout`,
+/// `whoami`, `users`, `import` and `cache` do the work.
 public struct IntranetCommand: ParsableCommand {
     /// The command's name, abstract, exit statuses and subcommands.
     public static let configuration = CommandConfiguration(
@@ -31,6 +32,9 @@ public struct IntranetCommand: ParsableCommand {
               intranet announcements drafts             drafts (editors)
               intranet announcements list --status scheduled
               intranet announcements delete 7 --yes
+              intranet attach 7 floor-plan.png minutes.pdf   upload files to announcement 7
+              intranet attachments 7                     its attachments: name, type, size
+              intranet download 7 minutes.pdf -o ~/Downloads
               intranet announcements --follow            the list, then each change as it happens
               intranet events --output json              the live stream, one JSON object per line
               intranet search parental leave             people and announcements, best first
@@ -48,7 +52,7 @@ public struct IntranetCommand: ParsableCommand {
             \(ExitStatus.helpText)
             """,
         subcommands: [
-            AnnouncementsCommand.self, PeopleCommand.self, SearchCommand.self, EventsCommand.self, AckCommand.self, PendingCommand.self, ReachCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, UsersCommand.self, ImportCommand.self, CacheCommand.self,
+            AnnouncementsCommand.self, PeopleCommand.self, SearchCommand.self, EventsCommand.self, AckCommand.self, PendingCommand.self, ReachCommand.self, AttachCommand.self, AttachmentsCommand.self, DownloadCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, UsersCommand.self, ImportCommand.self, CacheCommand.self,
         ])
 
     /// Creates the command (ArgumentParser fills it in).

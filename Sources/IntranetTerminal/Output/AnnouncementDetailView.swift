@@ -3,7 +3,8 @@ import IntranetAPI
 import IntranetClient
 
 /// Lays out one announcement for reading: the title, a line with its id (and under 2.0 its
-/// dates), then the body rendered from HTML, with the numbered link targets underneath.
+/// dates), then the body rendered from HTML, with the numbered link targets underneath, and
+/// its attachments (3.0).
 public struct AnnouncementDetailView: Sendable {
     /// The columns available.
     public var width: Int
@@ -54,6 +55,24 @@ public struct AnnouncementDetailView: Sendable {
         } else {
             lines += body.text.components(separatedBy: "\n")
         }
+        if !announcement.attachments.isEmpty {
+            lines += [""] + attachmentLines(announcement.attachments, of: announcement.id)
+        }
+        return lines
+    }
+
+    /// The attachments under the body, one a line: name, type, size, an image's pixels and
+    /// alternative text; then how to save one.
+    private func attachmentLines(_ attachments: [AttachmentDescription], of id: Int) -> [String] {
+        var lines = [TextStyle.bold.apply(to: "Attachments", isStyled: isStyled)]
+        for attachment in attachments {
+            var parts = [attachment.name, AttachmentTable.type(of: attachment), ByteCount.format(Int64(attachment.size))]
+            let pixels = AttachmentTable.pixels(of: attachment)
+            if !pixels.isEmpty { parts.append(pixels) }
+            if let alt = attachment.alt { parts.append("alt: \(alt)") }
+            lines.append(DisplayWidth.truncate("  " + parts.joined(separator: " · "), toWidth: width))
+        }
+        lines.append(TextStyle.dim.apply(to: "Save one with: intranet download \(id) NAME", isStyled: isStyled))
         return lines
     }
 

@@ -46,7 +46,10 @@ public struct RecordingTransport: Transport {
         do {
             let (response, data) = try await base.send(request, body: body)
             await recorder.record(.init(method: request.method.rawValue, path: path, status: response.status.code, body: data))
-            let received = Self.describe(data.count, response.headerFields[.contentType])
+            // A download's body went to a file: its length says how much arrived.
+            let toFile = data.isEmpty && request.method == .get && response.status.kind == .successful
+                ? response.headerFields[.contentLength].flatMap(Int.init) : nil
+            let received = Self.describe(toFile ?? data.count, response.headerFields[.contentType]) + (toFile == nil ? "" : " into a file")
             await log?("\(line) → \(response.status.code) in \(milliseconds(since: start, clock)) ms, received \(received)")
             return (response, data)
         } catch {

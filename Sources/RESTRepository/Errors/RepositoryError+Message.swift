@@ -43,7 +43,7 @@ extension RepositoryError {
         case .missingETag:
             return "It was read without a version tag, so the change could not be guarded. Read it again and retry."
         case .localStore:
-            return "Something could not be saved on this device."
+            return "Something could not be read or saved on this device."
         case .notStored:
             return "It has not been read on this device yet, so it cannot be shown offline."
         }

@@ -44,8 +44,9 @@ public enum RepositoryError: Error, Sendable {
     /// server sent none), so it could not be guarded by `If-Match`; nothing was sent. Read the
     /// member again, or use the explicit unconditional call (e.g. `patchUnconditionally`).
     case missingETag
-    /// A store on this device (the session store, say) failed; the request itself, if one
-    /// was sent, succeeded or was not needed. The underlying error says why.
+    /// A store or a file on this device failed: the session store, a file to upload (nothing
+    /// was sent) or the file a download goes to. The request itself, if one was sent,
+    /// succeeded or was not needed. The underlying error says why.
     case localStore(any Error)
     /// ``StorePolicy/storeOnly`` asked for an answer the ``ResponseStore`` does not hold (it
     /// was never read on this device, or was forgotten); nothing was sent.

@@ -3,17 +3,17 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Holds a running data task so a task-cancellation handler, which may run on any thread and
-/// even before the task exists, can cancel it.
+/// Holds a running task (data, upload or download) so a task-cancellation handler, which may
+/// run on any thread and even before the task exists, can cancel it.
 ///
 /// `@unchecked Sendable`: every access to the stored state goes through `lock`.
 final class DataTaskBox: @unchecked Sendable {
     private let lock = NSLock()
-    private var task: URLSessionDataTask?
+    private var task: URLSessionTask?
     private var isCancelled = false
 
     /// Starts the task, or cancels it at once when cancellation already happened.
-    func start(_ task: URLSessionDataTask) {
+    func start(_ task: URLSessionTask) {
         lock.lock()
         self.task = task
         let cancelled = isCancelled

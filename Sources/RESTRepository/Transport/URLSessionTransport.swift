@@ -74,13 +74,19 @@ public struct URLSessionTransport: Transport {
 
     /// Sends the request through `URLSession`.
     ///
+    /// The body of a request sent by ``RESTClient/upload(_:fromFile:)`` is read from its file as
+    /// it leaves; the body of the answer to ``RESTClient/download(_:to:)`` is written to a file
+    /// as it arrives (then the returned body is empty, unless the status is not 2xx).
+    ///
     /// - Throws: `URLError` when no response arrived; `CancellationError` when the calling
     ///   task was cancelled.
     public func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
         let urlRequest = try makeURLRequest(request, body: body)
         let (data, urlResponse): (Data, URLResponse)
-        if let observer = UploadProgress.observer, let body = urlRequest.httpBody {
-            (data, urlResponse) = try await URLSessionTransport.upload(urlRequest, body: body, like: session, observer: observer)
+        if let body = urlRequest.httpBody, let source = Self.uploadSource(for: body) {
+            (data, urlResponse) = try await URLSessionTransport.upload(urlRequest, from: source, like: session, observer: UploadProgress.observer)
+        } else if let target = FileTransfer.responseBody, request.method == .get {
+            (data, urlResponse) = try await URLSessionTransport.download(urlRequest, in: session, to: target)
         } else {
             (data, urlResponse) = try await URLSessionTransport.perform(urlRequest, in: session)
         }
@@ -122,10 +128,31 @@ public struct URLSessionTransport: Transport {
         return url
     }
 
-    /// Sends a request whose body's progress is observed: through a session of its own with
-    /// this transport's settings (upload progress reaches only a session's delegate).
+    /// Where an upload's body is read from.
+    private enum UploadSource {
+        /// Bytes in memory.
+        case data(Data)
+        /// A file, read as it is sent.
+        case file(URL)
+    }
+
+    /// How to send `body` when it needs more than a plain data task: from the file bound by
+    /// ``RESTClient/upload(_:fromFile:)`` when the body is still that file's content, from
+    /// memory when its progress is observed; `nil` otherwise.
+    private static func uploadSource(for body: Data) -> UploadSource? {
+        if let file = FileTransfer.requestBody,
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size]) as? NSNumber,
+            size.intValue == body.count
+        {
+            return .file(file)
+        }
+        return UploadProgress.observer == nil ? nil : .data(body)
+    }
+
+    /// Sends a request with an upload task, through a session of its own with this transport's
+    /// settings (upload progress reaches only a session's delegate).
     private static func upload(
-        _ request: URLRequest, body: Data, like session: URLSession, observer: @escaping @Sendable (Int64, Int64) -> Void
+        _ request: URLRequest, from source: UploadSource, like session: URLSession, observer: (@Sendable (Int64, Int64) -> Void)?
     ) async throws -> (Data, URLResponse) {
         let delegate = UploadDelegate(observer: observer)
         let configuration = session.configuration
@@ -140,7 +167,45 @@ public struct URLSessionTransport: Transport {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 delegate.setContinuation(continuation)
-                box.start(uploading.uploadTask(with: request, from: body))
+                switch source {
+                case .data(let body): box.start(uploading.uploadTask(with: request, from: body))
+                case .file(let file): box.start(uploading.uploadTask(with: request, fromFile: file))
+                }
+            }
+        } onCancel: {
+            box.cancel()
+        }
+    }
+
+    /// Sends a `GET` with a download task: URLSession writes the body to a temporary file,
+    /// which a 2xx answer hands to `target`; the body of any other answer (a problem, a `304`)
+    /// comes back in memory.
+    private static func download(
+        _ request: URLRequest, in session: URLSession, to target: DownloadTarget
+    ) async throws -> (Data, URLResponse) {
+        let box = DataTaskBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.downloadTask(with: request) { location, response, error in
+                    if let error {
+                        let cancelled = (error as? URLError)?.code == .cancelled
+                        continuation.resume(throwing: cancelled ? CancellationError() : error)
+                        return
+                    }
+                    guard let response else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                        return
+                    }
+                    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                    if (200..<300).contains(status), let location {
+                        target.take(location)
+                        continuation.resume(returning: (Data(), response))
+                    } else {
+                        let body = location.flatMap { try? Data(contentsOf: $0) } ?? Data()
+                        continuation.resume(returning: (body, response))
+                    }
+                }
+                box.start(task)
             }
         } onCancel: {
             box.cancel()
@@ -171,14 +236,14 @@ public struct URLSessionTransport: Transport {
     }
 }
 
-/// Collects an observed upload's answer and reports its progress.
+/// Collects an upload's answer and reports its progress to the observer, if any.
 private final class UploadDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let observer: @Sendable (Int64, Int64) -> Void
+    private let observer: (@Sendable (Int64, Int64) -> Void)?
     private let lock = NSLock()
     private var received = Data()
     private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
 
-    init(observer: @escaping @Sendable (Int64, Int64) -> Void) {
+    init(observer: (@Sendable (Int64, Int64) -> Void)?) {
         self.observer = observer
     }
 
@@ -190,7 +255,7 @@ private final class UploadDelegate: NSObject, URLSessionDataDelegate, @unchecked
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        observer(totalBytesSent, totalBytesExpectedToSend)
+        observer?(totalBytesSent, totalBytesExpectedToSend)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

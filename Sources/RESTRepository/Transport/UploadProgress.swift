@@ -15,8 +15,8 @@ public enum UploadProgress {
     /// Called with the bytes of the body sent so far and the body's size.
     @TaskLocal public static var observer: (@Sendable (_ sent: Int64, _ total: Int64) -> Void)?
 
-    /// Seconds an observed upload may go without a byte from the server (the transport's own
-    /// time-out when `nil`): long enough for an answer the server works on after the body
-    /// arrives, such as an import.
+    /// Seconds an observed upload, or one sent from a file, may go without a byte from the
+    /// server (the transport's own time-out when `nil`): long enough for an answer the server
+    /// works on after the body arrives, such as an import.
     @TaskLocal public static var idleTimeout: TimeInterval?
 }

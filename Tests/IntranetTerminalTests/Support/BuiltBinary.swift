@@ -18,16 +18,19 @@ enum BuiltBinary {
     }
 
     /// Runs the binary to completion with `arguments` and `input` on standard input (a pipe,
-    /// not a terminal), without `INTRANET_SERVER` and with `COLUMNS` 80.
+    /// not a terminal), without `INTRANET_SERVER` and with `COLUMNS` 80, in `directory` (the
+    /// tests' own by default).
     ///
     /// The blocking waits run on Dispatch threads: the server under test answers on the
     /// cooperative pool, which has as few threads as the machine has cores.
-    static func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:]) async throws -> RunResult {
+    static func run(
+        _ arguments: [String], input: Data = Data(), environment: [String: String] = [:], directory: URL? = nil
+    ) async throws -> RunResult {
         let executable = try url()
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
-                    continuation.resume(returning: try runBlocking(executable, arguments, input, environment))
+                    continuation.resume(returning: try runBlocking(executable, arguments, input, environment, directory))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -35,7 +38,9 @@ enum BuiltBinary {
         }
     }
 
-    private static func runBlocking(_ executable: URL, _ arguments: [String], _ input: Data, _ environment: [String: String]) throws -> RunResult {
+    private static func runBlocking(
+        _ executable: URL, _ arguments: [String], _ input: Data, _ environment: [String: String], _ directory: URL?
+    ) throws -> RunResult {
         var variables = ProcessInfo.processInfo.environment
         variables["INTRANET_SERVER"] = nil
         variables["COLUMNS"] = "80"
@@ -46,7 +51,7 @@ enum BuiltBinary {
         defer { try? FileManager.default.removeItem(at: ownCache) }
         let child = try ChildProcess(
             executable: executable, arguments: arguments,
-            environment: variables.merging(environment) { _, new in new }, input: true, separateErrors: true)
+            environment: variables.merging(environment) { _, new in new }, directory: directory, input: true, separateErrors: true)
         if let stdin = child.standardInput {
             stdin.write(input)
             try stdin.close()

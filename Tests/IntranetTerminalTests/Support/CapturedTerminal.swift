@@ -42,11 +42,12 @@ func runIntranet(
     terminal: CapturedTerminal = CapturedTerminal(),
     isOutputTerminal: Bool = false,
     isInputTerminal: Bool = false,
+    isErrorTerminal: Bool = false,
     width: Int = 80,
     environment: [String: String] = [:]
 ) async -> RunResult {
     let context = TerminalContext(
-        io: terminal, isOutputTerminal: isOutputTerminal, isInputTerminal: isInputTerminal,
+        io: terminal, isOutputTerminal: isOutputTerminal, isInputTerminal: isInputTerminal, isErrorTerminal: isErrorTerminal,
         width: width, environment: ["XDG_CONFIG_HOME": "/nonexistent/intranet-tests"].merging(environment) { _, new in new },
         makeTransport: { _ in transport })
     let status = await TerminalApp.run(arguments, context: context)

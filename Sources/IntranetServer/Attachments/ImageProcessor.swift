@@ -1,0 +1,142 @@
+import CVips
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// The image formats accepted as pictures, told apart by their first bytes (never by a declared
+/// type or a file name).
+enum ImageFormat: String, Sendable, CaseIterable {
+    case jpeg, png, webp, gif
+
+    /// The media type its files are served as.
+    var mediaType: String { "image/\(rawValue)" }
+
+    /// The format a file starting with `head` is in, or `nil` when it is none of these.
+    init?(sniffing head: some Collection<UInt8>) {
+        let bytes = Array(head.prefix(12))
+        func starts(_ prefix: [UInt8]) -> Bool { bytes.count >= prefix.count && Array(bytes.prefix(prefix.count)) == prefix }
+        if starts([0xFF, 0xD8, 0xFF]) {
+            self = .jpeg
+        } else if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            self = .png
+        } else if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) {
+            self = .gif
+        } else if bytes.count == 12, starts(Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
+            self = .webp
+        } else {
+            return nil
+        }
+    }
+}
+
+/// One encoded copy of an uploaded image: the cleaned full-size one or a smaller variant.
+struct EncodedImage: Sendable {
+    var width: Int
+    var height: Int
+    var bytes: ByteBuffer
+}
+
+/// What an uploaded image became: the cleaned copy served in its place, and its smaller
+/// variants, smallest first.
+struct ProcessedImage: Sendable {
+    var format: ImageFormat
+    var full: EncodedImage
+    var variants: [EncodedImage]
+}
+
+/// Why an image was refused.
+enum ImageRefusal: Error, Equatable, Sendable {
+    /// It has more pixels (all frames counted) than the limit.
+    case tooManyPixels(width: Int, height: Int, frames: Int, limit: Int)
+    /// It cannot be decoded: truncated, corrupt, or not really the format its bytes start as.
+    case unreadable(String)
+
+    /// What the uploader is told.
+    var message: String {
+        switch self {
+        case .tooManyPixels(let width, let height, let frames, let limit):
+            let size = frames > 1 ? "\(width)×\(height) pixels in \(frames) frames" : "\(width)×\(height) pixels"
+            return "This image has \(size); at most \(limit) pixels in all are accepted (ATTACHMENT_MAX_PIXELS)."
+        case .unreadable(let reason):
+            return "This image cannot be read (truncated or corrupt): \(reason)"
+        }
+    }
+}
+
+/// Checks, cleans and resizes uploaded images with libvips.
+///
+/// Every image is decoded and encoded again: what is served never carries the upload's
+/// metadata (EXIF with its GPS position and camera serial, XMP, IPTC, comments), is turned
+/// upright by its EXIF orientation, and has its colours converted to sRGB (the colour profile
+/// is then dropped, since sRGB is what an untagged image means). The size is read from the
+/// header before any pixel is decoded, so a decompression bomb is refused for the price of
+/// its header.
+struct ImageProcessor: Sendable {
+    /// The widths of the variants made, each only when narrower than the image.
+    static let variantWidths = [320, 800, 1600]
+    /// The default of ``maxPixels``: a 50-megapixel photo.
+    static let defaultMaxPixels = 50_000_000
+
+    /// Most pixels an image may have, all frames of an animation counted.
+    var maxPixels = Self.defaultMaxPixels
+
+    /// Starts libvips once per process.
+    private static let started: Bool = intranet_vips_start() == 0
+
+    /// Whether libvips can write GIF (it needs cgif); otherwise GIFs are served as PNG.
+    private static let writesGIF: Bool = started && intranet_vips_writes_gif() != 0
+
+    /// Cleans the image in the file at `path` (whose first bytes said `format`) and makes its
+    /// variants, on NIO's thread pool: decoding is blocking work.
+    ///
+    /// - Throws: ``ImageRefusal``.
+    func process(fileAt path: String, format: ImageFormat) async throws -> ProcessedImage {
+        try await NIOThreadPool.singleton.runIfActive { try processNow(fileAt: path, format: format) }
+    }
+
+    private func processNow(fileAt path: String, format: ImageFormat) throws -> ProcessedImage {
+        guard Self.started else { throw ImageRefusal.unreadable("the image library could not start") }
+        // GIF and WebP may be animations: every frame is kept, and counted in the pixel limit.
+        let allFrames: Int32 = format == .gif || format == .webp ? 1 : 0
+        var (width, height, frames): (Int32, Int32, Int32) = (0, 0, 0)
+        guard intranet_vips_header(path, allFrames, &width, &height, &frames) == 0 else { throw ImageRefusal.unreadable(Self.lastError()) }
+        let (w, h, n) = (Int(width), Int(height), Int(max(1, frames)))
+        guard w > 0, h > 0, w.multipliedReportingOverflow(by: h).partialValue <= maxPixels / n else {
+            throw ImageRefusal.tooManyPixels(width: w, height: h, frames: n, limit: maxPixels)
+        }
+        let output: ImageFormat = format == .gif && !Self.writesGIF ? .png : format
+        let full = try Self.encode(path, width: w, allFrames: allFrames, as: output)
+        let variants = try Self.variantWidths.filter { $0 < full.width }.map { try Self.encode(path, width: $0, allFrames: allFrames, as: output) }
+        return ProcessedImage(format: output, full: full, variants: variants)
+    }
+
+    /// The image decoded upright in sRGB, at most `width` wide, encoded without metadata.
+    private static func encode(_ path: String, width: Int, allFrames: Int32, as format: ImageFormat) throws -> EncodedImage {
+        let code: intranet_vips_format =
+            switch format {
+            case .jpeg: INTRANET_VIPS_JPEG
+            case .png: INTRANET_VIPS_PNG
+            case .webp: INTRANET_VIPS_WEBP
+            case .gif: INTRANET_VIPS_GIF
+            }
+        var bytes: UnsafeMutableRawPointer?
+        var length = 0
+        var (outWidth, outHeight): (Int32, Int32) = (0, 0)
+        guard intranet_vips_encode(path, allFrames, Int32(width), code, &bytes, &length, &outWidth, &outHeight) == 0, let bytes else {
+            throw ImageRefusal.unreadable(lastError())
+        }
+        defer { intranet_vips_free(bytes) }
+        let buffer = ByteBuffer(bytes: UnsafeRawBufferPointer(start: bytes, count: length))
+        return EncodedImage(width: Int(outWidth), height: Int(outHeight), bytes: buffer)
+    }
+
+    /// libvips's last error, on one line, its buffer cleared.
+    private static func lastError() -> String {
+        var buffer = [UInt8](repeating: 0, count: 240)
+        buffer.withUnsafeMutableBufferPointer { pointer in
+            pointer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: pointer.count) { intranet_vips_last_error($0, pointer.count) }
+        }
+        let text = String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return text.isEmpty ? "the image library gave no reason" : text
+    }
+}
