@@ -1,6 +1,15 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// Where libvips's headers need glib's (vips.pc's own flags include `-pthread`, which SwiftPM
+/// refuses with a warning on every build).
+let vipsHeaders: [CSetting] = [
+    .unsafeFlags([
+        "-I/usr/include/glib-2.0", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include", "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
+    ])
+]
+let vipsLibraries: [LinkerSetting] = [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+
 let package = Package(
     name: "Intranet",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -116,19 +125,11 @@ let package = Package(
             name: "CCmarkGFM", pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"]), .brew(["cmark-gfm"])]),
 
-        // Images: libvips decodes, cleans and resizes uploaded pictures.
-        // A C target rather than a pkg-config system library: vips.pc's `-pthread` is a flag
-        // SwiftPM refuses (with a warning on every build); glib's headers are all vips.h needs.
-        .target(
-            name: "CVips",
-            cSettings: [
-                .unsafeFlags([
-                    "-I/usr/include/glib-2.0", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include",
-                    "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
-                ])
-            ],
-            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
-        ),
+        // Images: libvips decodes, cleans and resizes uploaded pictures. A C target rather than
+        // a pkg-config system library (see vipsHeaders); glib's headers are all vips.h needs.
+        .target(name: "CVips", cSettings: vipsHeaders, linkerSettings: vipsLibraries),
+        // The tests read served images back with libvips (their colours, their bands).
+        .target(name: "ImageProbe", path: "Tests/ImageProbe", cSettings: vipsHeaders, linkerSettings: vipsLibraries),
 
         // The terminal client.
         .target(
@@ -168,6 +169,7 @@ let package = Package(
             name: "IntranetServerTests",
             dependencies: [
                 "ChildProcess",
+                "ImageProbe",
                 "IntranetServer",
                 "Spearal",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -46,38 +46,127 @@ int intranet_vips_header(const char *path, int all_frames, int *width, int *heig
     return 0;
 }
 
+/// Whether the image needs its colours converted to sRGB: it carries a colour profile, or it is
+/// CMYK (converted with a generic CMYK profile). An untagged RGB or grey image is sRGB already,
+/// and converting it anyway would cost more than the rest of its processing.
+static int needs_conversion(VipsImage *image) {
+    return vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0 || vips_image_get_interpretation(image) == VIPS_INTERPRETATION_CMYK;
+}
+
+/// Encodes `image` in `format` without any metadata (and without the colour profile, since the
+/// pixels are sRGB). JPEGs are baseline: progressive encoding would cost more than the decoding
+/// and resizing together, for the full-size copy that pages do not show.
+static int save(VipsImage *image, intranet_vips_format format, void **bytes, size_t *length) {
+    switch (format) {
+    case INTRANET_VIPS_JPEG:
+        return vips_jpegsave_buffer(image, bytes, length, "Q", 82, "strip", TRUE, "optimize_coding", TRUE, NULL);
+    case INTRANET_VIPS_PNG:
+        return vips_pngsave_buffer(image, bytes, length, "strip", TRUE, "compression", 6, NULL);
+    case INTRANET_VIPS_WEBP:
+        return vips_webpsave_buffer(image, bytes, length, "Q", 80, "strip", TRUE, NULL);
+    case INTRANET_VIPS_GIF:
+        return vips_gifsave_buffer(image, bytes, length, "strip", TRUE, NULL);
+    default:
+        return -1;
+    }
+}
+
 int intranet_vips_encode(
     const char *path, int all_frames, int width, intranet_vips_format format, void **bytes, size_t *length, int *out_width,
     int *out_height) {
+    VipsImage *header = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (!header) return -1;
+    // An untagged CMYK image is converted by vips_thumbnail itself (its sRGB export profile
+    // would not fit four bands).
+    int convert = vips_image_get_typeof(header, VIPS_META_ICC_NAME) != 0;
+    g_object_unref(header);
     char *name = all_frames ? g_strdup_printf("%s[n=-1]", path) : g_strdup(path);
     VipsImage *image = NULL;
     // Truncation counts as failure: a cut-off upload is refused rather than padded with grey.
-    int result = vips_thumbnail(
-        name, &image, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN, "export_profile", "srgb", "fail_on",
-        VIPS_FAIL_ON_TRUNCATED, NULL);
+    int result = convert
+        ? vips_thumbnail(
+              name, &image, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN, "export_profile", "srgb", "fail_on",
+              VIPS_FAIL_ON_TRUNCATED, NULL)
+        : vips_thumbnail(name, &image, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
     g_free(name);
     if (result != 0) return -1;
-    switch (format) {
-    case INTRANET_VIPS_JPEG:
-        result = vips_jpegsave_buffer(
-            image, bytes, length, "Q", 82, "strip", TRUE, "interlace", TRUE, "optimize_coding", TRUE, NULL);
-        break;
-    case INTRANET_VIPS_PNG:
-        result = vips_pngsave_buffer(image, bytes, length, "strip", TRUE, "compression", 6, NULL);
-        break;
-    case INTRANET_VIPS_WEBP:
-        result = vips_webpsave_buffer(image, bytes, length, "Q", 80, "strip", TRUE, NULL);
-        break;
-    case INTRANET_VIPS_GIF:
-        result = vips_gifsave_buffer(image, bytes, length, "strip", TRUE, NULL);
-        break;
-    default:
-        result = -1;
-    }
+    result = save(image, format, bytes, length);
     *out_width = vips_image_get_width(image);
     *out_height = vips_image_get_page_height(image);
     g_object_unref(image);
     return result;
+}
+
+/// `image` decoded into memory, in sRGB when `convert`; NULL when it cannot be.
+static VipsImage *decoded(VipsImage *image, int convert) {
+    if (!convert) return vips_image_copy_memory(image);
+    VipsImage *converted = NULL;
+    int result = vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0
+        ? vips_icc_transform(image, &converted, "srgb", "embedded", TRUE, NULL)
+        : vips_icc_transform(image, &converted, "srgb", "input_profile", "cmyk", NULL);
+    if (result != 0) return NULL;
+    VipsImage *loaded = vips_image_copy_memory(converted);
+    g_object_unref(converted);
+    return loaded;
+}
+
+int intranet_vips_load(const char *path, size_t max_bytes, void **image, int *width, int *height) {
+    // Read top to bottom (the fastest way to decode); turned upright once in memory.
+    VipsImage *file = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+    if (!file) return -1;
+    size_t decoded_bytes = (size_t)vips_image_get_width(file) * (size_t)vips_image_get_height(file)
+        * (size_t)vips_image_get_bands(file) * vips_format_sizeof(vips_image_get_format(file));
+    if (decoded_bytes > max_bytes) {
+        g_object_unref(file);
+        return 1;
+    }
+    int convert = needs_conversion(file);
+    VipsImage *loaded = decoded(file, convert);
+    g_object_unref(file);
+    if (!loaded && convert) {
+        // A profile that cannot be used (damaged, or of a kind lcms refuses) is ignored, as
+        // browsers ignore it: the pixels are shown as they are. A damaged image fails again.
+        vips_error_clear();
+        file = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+        loaded = file ? decoded(file, 0) : NULL;
+        if (file) g_object_unref(file);
+    }
+    if (!loaded) return -1;
+    if (vips_image_get_orientation(loaded) > 1) {
+        VipsImage *upright = NULL;
+        int result = vips_autorot(loaded, &upright, NULL);
+        g_object_unref(loaded);
+        if (result != 0) return -1;
+        loaded = vips_image_copy_memory(upright);
+        g_object_unref(upright);
+        if (!loaded) return -1;
+    }
+    // The pixels are sRGB now (or the profile was ignored): nothing after this looks at one.
+    vips_image_remove(loaded, VIPS_META_ICC_NAME);
+    *image = loaded;
+    *width = vips_image_get_width(loaded);
+    *height = vips_image_get_height(loaded);
+    return 0;
+}
+
+int intranet_vips_resize(void *image, int width, void **resized, int *out_width, int *out_height) {
+    VipsImage *shrunk = NULL;
+    if (vips_thumbnail_image((VipsImage *)image, &shrunk, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN, NULL) != 0) return -1;
+    VipsImage *loaded = vips_image_copy_memory(shrunk);
+    g_object_unref(shrunk);
+    if (!loaded) return -1;
+    *resized = loaded;
+    *out_width = vips_image_get_width(loaded);
+    *out_height = vips_image_get_height(loaded);
+    return 0;
+}
+
+int intranet_vips_save(void *image, intranet_vips_format format, void **bytes, size_t *length) {
+    return save((VipsImage *)image, format, bytes, length);
+}
+
+void intranet_vips_release(void *image) {
+    if (image) g_object_unref((VipsImage *)image);
 }
 
 void intranet_vips_free(void *bytes) {

@@ -31,7 +31,24 @@ int intranet_vips_encode(
     const char *path, int all_frames, int width, intranet_vips_format format, void **bytes, size_t *length, int *out_width,
     int *out_height);
 
-/// Releases what intranet_vips_encode returned.
+/// Decodes the whole image at `path` (its first frame) into memory, upright and in sRGB, when
+/// its decoded pixels take at most `max_bytes`: 0 with `*image` set (release with
+/// intranet_vips_release), 1 when it is larger (nothing decoded: intranet_vips_encode then
+/// streams it once per size), -1 when it is truncated or corrupt.
+int intranet_vips_load(const char *path, size_t max_bytes, void **image, int *width, int *height);
+
+/// A copy of a decoded `image` shrunk to at most `width` pixels wide (never enlarged), in memory;
+/// 0 on success.
+int intranet_vips_resize(void *image, int width, void **resized, int *out_width, int *out_height);
+
+/// Encodes a decoded image in `format` without any metadata, as intranet_vips_encode does; 0 on
+/// success.
+int intranet_vips_save(void *image, intranet_vips_format format, void **bytes, size_t *length);
+
+/// Releases an image from intranet_vips_load or intranet_vips_resize.
+void intranet_vips_release(void *image);
+
+/// Releases what intranet_vips_encode or intranet_vips_save returned.
 void intranet_vips_free(void *bytes);
 
 /// Copies libvips's last error (its first line) into `buffer` and clears it.

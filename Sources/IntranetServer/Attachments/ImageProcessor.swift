@@ -29,6 +29,18 @@ enum ImageFormat: String, Sendable, CaseIterable {
     }
 }
 
+extension ImageFormat {
+    /// The format's code for libvips's side.
+    fileprivate var vipsCode: intranet_vips_format {
+        switch self {
+        case .jpeg: INTRANET_VIPS_JPEG
+        case .png: INTRANET_VIPS_PNG
+        case .webp: INTRANET_VIPS_WEBP
+        case .gif: INTRANET_VIPS_GIF
+        }
+    }
+}
+
 /// One encoded copy of an uploaded image: the cleaned full-size one or a smaller variant.
 struct EncodedImage: Sendable {
     var width: Int
@@ -105,29 +117,72 @@ struct ImageProcessor: Sendable {
             throw ImageRefusal.tooManyPixels(width: w, height: h, frames: n, limit: maxPixels)
         }
         let output: ImageFormat = format == .gif && !Self.writesGIF ? .png : format
+        if n == 1, let processed = try Self.processInMemory(path, limit: inMemoryBytes, as: output) { return processed }
         let full = try Self.encode(path, width: w, allFrames: allFrames, as: output)
         let variants = try Self.variantWidths.filter { $0 < full.width }.map { try Self.encode(path, width: $0, allFrames: allFrames, as: output) }
         return ProcessedImage(format: output, full: full, variants: variants)
     }
 
+    /// The default of ``inMemoryBytes``: 64 MiB (a 12-megapixel phone photo takes 36 MiB).
+    static let defaultInMemoryBytes = 64 << 20
+
+    /// Most bytes a still image's decoded pixels may take to be processed in memory: decoded
+    /// once, each variant shrunk from the next larger one. A larger image, or an animation, is
+    /// decoded again for each size, streamed through (shrinking while decoding where the format
+    /// allows), so its pixels are never all in memory.
+    var inMemoryBytes = Self.defaultInMemoryBytes
+
+    /// The image at `path` processed from one decoding, or `nil` when its pixels take more than
+    /// `limit` bytes.
+    private static func processInMemory(_ path: String, limit: Int, as format: ImageFormat) throws -> ProcessedImage? {
+        var image: UnsafeMutableRawPointer?
+        var (width, height): (Int32, Int32) = (0, 0)
+        switch intranet_vips_load(path, limit, &image, &width, &height) {
+        case 0: break
+        case 1: return nil
+        default: throw ImageRefusal.unreadable(lastError())
+        }
+        defer { intranet_vips_release(image) }
+        let full = try save(image, width: width, height: height, as: format)
+        var variants: [EncodedImage] = []
+        var larger = image
+        defer { if larger != image { intranet_vips_release(larger) } }
+        for variantWidth in variantWidths.filter({ $0 < Int(width) }).reversed() {
+            var resized: UnsafeMutableRawPointer?
+            var (outWidth, outHeight): (Int32, Int32) = (0, 0)
+            guard intranet_vips_resize(larger, Int32(variantWidth), &resized, &outWidth, &outHeight) == 0 else {
+                throw ImageRefusal.unreadable(lastError())
+            }
+            if larger != image { intranet_vips_release(larger) }
+            larger = resized
+            variants.insert(try save(resized, width: outWidth, height: outHeight, as: format), at: 0)
+        }
+        return ProcessedImage(format: format, full: full, variants: variants)
+    }
+
+    /// A decoded image encoded without metadata.
+    private static func save(_ image: UnsafeMutableRawPointer?, width: Int32, height: Int32, as format: ImageFormat) throws -> EncodedImage {
+        var bytes: UnsafeMutableRawPointer?
+        var length = 0
+        guard intranet_vips_save(image, format.vipsCode, &bytes, &length) == 0, let bytes else { throw ImageRefusal.unreadable(lastError()) }
+        return EncodedImage(width: Int(width), height: Int(height), bytes: buffer(bytes, length))
+    }
+
     /// The image decoded upright in sRGB, at most `width` wide, encoded without metadata.
     private static func encode(_ path: String, width: Int, allFrames: Int32, as format: ImageFormat) throws -> EncodedImage {
-        let code: intranet_vips_format =
-            switch format {
-            case .jpeg: INTRANET_VIPS_JPEG
-            case .png: INTRANET_VIPS_PNG
-            case .webp: INTRANET_VIPS_WEBP
-            case .gif: INTRANET_VIPS_GIF
-            }
         var bytes: UnsafeMutableRawPointer?
         var length = 0
         var (outWidth, outHeight): (Int32, Int32) = (0, 0)
-        guard intranet_vips_encode(path, allFrames, Int32(width), code, &bytes, &length, &outWidth, &outHeight) == 0, let bytes else {
+        guard intranet_vips_encode(path, allFrames, Int32(width), format.vipsCode, &bytes, &length, &outWidth, &outHeight) == 0, let bytes else {
             throw ImageRefusal.unreadable(lastError())
         }
+        return EncodedImage(width: Int(outWidth), height: Int(outHeight), bytes: buffer(bytes, length))
+    }
+
+    /// A copy of libvips's encoded bytes, which are released.
+    private static func buffer(_ bytes: UnsafeMutableRawPointer, _ length: Int) -> ByteBuffer {
         defer { intranet_vips_free(bytes) }
-        let buffer = ByteBuffer(bytes: UnsafeRawBufferPointer(start: bytes, count: length))
-        return EncodedImage(width: Int(outWidth), height: Int(outHeight), bytes: buffer)
+        return ByteBuffer(bytes: UnsafeRawBufferPointer(start: bytes, count: length))
     }
 
     /// libvips's last error, on one line, its buffer cleared.

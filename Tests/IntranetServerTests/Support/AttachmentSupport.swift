@@ -1,6 +1,7 @@
 import ChildProcess
 import Crypto
 import FluentKit
+import ImageProbe
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -85,5 +86,20 @@ enum ExifTool {
         process.waitUntilExit()
         let list = try #require(try JSONSerialization.jsonObject(with: output) as? [[String: Any]], "exiftool: \(String(decoding: output, as: UTF8.self))")
         return try #require(list.first)
+    }
+}
+
+/// A served image read back with libvips (the ImageProbe target).
+enum PixelProbe {
+    /// How many bands the encoded image `data` has, and each band's mean over the region at
+    /// `x`, `y`, `width` × `height`, in fractions of the image's size.
+    static func means(of data: Data, x: Double, y: Double, width: Double, height: Double) throws -> (bands: Int, means: [Double]) {
+        var bands: Int32 = 0
+        var means = [Double](repeating: 0, count: 4)
+        let result = data.withUnsafeBytes { bytes in
+            means.withUnsafeMutableBufferPointer { image_probe_means(bytes.baseAddress, bytes.count, x, y, width, height, &bands, $0.baseAddress) }
+        }
+        try #require(result == 0, "libvips could not read the image")
+        return (Int(bands), Array(means.prefix(Int(min(bands, 4)))))
     }
 }
