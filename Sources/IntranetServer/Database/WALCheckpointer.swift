@@ -5,7 +5,8 @@ import ServiceLifecycle
 import VaporCSQLite
 
 /// Moves SQLite's write-ahead log into the database file on a connection of its own, once a
-/// second, so that no request waits for it.
+/// second, so that no request waits for it; and once an hour refreshes the query planner's
+/// statistics.
 ///
 /// By default the connection that commits past 1,000 pages of log copies them into the database
 /// file and syncs it inside that commit: the request that happens to commit then (say, after a
@@ -33,8 +34,11 @@ final class WALCheckpointer: Service, Sendable {
         }
         let connection = Connection(handle: handle)
         defer { sqlite_nio_sqlite3_close_v2(handle) }
+        var ticks = 0
         while (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: Self.interval) })) != nil {
             await checkpoint(connection)
+            ticks += 1
+            if ticks % Self.optimizeEvery == 0 { await optimize(connection) }
         }
         await checkpoint(connection)
     }
@@ -45,6 +49,18 @@ final class WALCheckpointer: Service, Sendable {
         }
         if let result, result != SQLITE_OK && result != SQLITE_BUSY {
             logger.warning("moving the write-ahead log into \(path) failed (SQLite code \(result)); trying again in a second")
+        }
+    }
+
+    /// How many checkpoints apart the query planner's statistics are refreshed: once an hour.
+    static let optimizeEvery = 3600
+
+    /// Refreshes the announcements' statistics for the query planner (see
+    /// ``DatabaseService/optimize()``). It writes them, so it gives up while another write
+    /// runs and tries again an hour later.
+    private func optimize(_ connection: Connection) async {
+        _ = try? await NIOThreadPool.singleton.runIfActive {
+            sqlite_nio_sqlite3_exec(connection.handle, DatabaseService.analyzeAnnouncements.joined(separator: "; "), nil, nil, nil)
         }
     }
 

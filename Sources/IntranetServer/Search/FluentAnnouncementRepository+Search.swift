@@ -39,8 +39,14 @@ extension FluentAnnouncementRepository {
             rank = "\(rank) WHEN \(tier) THEN \(literal: index)"
         }
         rank = "\(rank) ELSE \(literal: tiers.count) END"
-        let models = try await found().sort(.sql(rank)).sort(\.$createdAt, .descending).sort(\.$id, .descending)
-            .range(offset..<(offset + limit)).all()
-        return (try await Self.stored(models, on: database), total)
+        // The page's ids first, then their rows: ranking and paging read only the columns the
+        // order needs (on SQLite, from AddSearchVisibilityIndex's index), never thousands of
+        // bodies to sort and throw away.
+        let ids = try await found().sort(.sql(rank)).sort(\.$createdAt, .descending).sort(\.$id, .descending)
+            .range(offset..<(offset + limit)).all(\.$id).compactMap { $0 }
+        let models = Dictionary(
+            try await AnnouncementModel.query(on: database).filter(\.$id ~~ ids).all().compactMap { model in model.id.map { ($0, model) } },
+            uniquingKeysWith: { first, _ in first })
+        return (try await Self.stored(ids.compactMap { models[$0] }, on: database), total)
     }
 }
