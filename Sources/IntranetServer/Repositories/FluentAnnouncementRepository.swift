@@ -200,8 +200,26 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
             guard let granted else { return query }
             if granted.isEmpty { return query.filter(\.$isRestricted == false) }
             return query.group(.or) { group in
-                group.filter(\.$isRestricted == false).filter(\.$id ~~ granted)
+                group.filter(\.$isRestricted == false).filter(Self.idIn(granted, on: database))
             }
+        }
+    }
+
+    /// `announcements.id` among `ids`, as one parameter: a reader of thousands of restricted
+    /// announcements (an audience the size of a department) is not thousands of placeholders
+    /// for Fluent to build and SQLite or PostgreSQL to parse in every query (measured: most of
+    /// a 15 ms search with 5,000). A JSON array read by `json_each` on SQLite, an array on
+    /// PostgreSQL; a list elsewhere.
+    static func idIn(_ ids: [Int], on database: any Database) -> DatabaseQuery.Filter {
+        let column = SQLColumn(SQLIdentifier("id"), table: SQLIdentifier(AnnouncementModel.schema))
+        switch (database as? any SQLDatabase)?.dialect.name {
+        case "sqlite":
+            let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+            return .sql(SQLBinaryExpression(column, .in, SQLQueryString("(SELECT value FROM json_each(\(bind: list)))")))
+        case "postgresql":
+            return .sql(SQLQueryString("\(column) = ANY(\(bind: ids))"))
+        default:
+            return .value(.path(["id"], schema: AnnouncementModel.schema), .subset(inverse: false), .array(ids.map { .bind($0) }))
         }
     }
 
