@@ -67,28 +67,57 @@ struct PeopleFinder: Sendable {
 
     /// How well a person's key (its first line is the name) matches: 0 when every needle is a
     /// whole word of the name, 1 when each begins one, 2 when each begins a word anywhere, 3
-    /// otherwise.
+    /// otherwise. Compares UTF-8 bytes, as the snapshot's match does (thousands of keys are
+    /// ranked per search: Foundation's `range(of:)` took 15 ms for 7,000).
     static func tier(of key: String, _ needles: [String]) -> Int {
-        let name = key.prefix { $0 != "\n" }
-        if needles.allSatisfy({ occurs($0, in: name, whole: true) }) { return 0 }
-        if needles.allSatisfy({ occurs($0, in: name, whole: false) }) { return 1 }
-        if needles.allSatisfy({ occurs($0, in: Substring(key), whole: false) }) { return 2 }
-        return 3
+        var key = key
+        let needles = needles.map { Array($0.utf8) }
+        return key.withUTF8 { key in
+            let name = UnsafeBufferPointer(rebasing: key[..<(key.firstIndex(of: 0x0A) ?? key.count)])
+            if needles.allSatisfy({ occurs($0, in: name, whole: true) }) { return 0 }
+            if needles.allSatisfy({ occurs($0, in: name, whole: false) }) { return 1 }
+            if needles.allSatisfy({ occurs($0, in: key, whole: false) }) { return 2 }
+            return 3
+        }
     }
 
     /// Whether `needle` occurs in `text` at the start of a word (and, when `whole`, ending one).
-    private static func occurs(_ needle: String, in text: Substring, whole: Bool) -> Bool {
-        var rest = text[...]
-        while let found = rest.range(of: needle) {
-            let startsWord = found.lowerBound == text.startIndex || !isWordCharacter(text[text.index(before: found.lowerBound)])
-            let endsWord = found.upperBound == text.endIndex || !isWordCharacter(text[found.upperBound])
-            if startsWord, !whole || endsWord { return true }
-            rest = text[text.index(after: found.lowerBound)...]
+    private static func occurs(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, whole: Bool) -> Bool {
+        guard let first = needle.first, needle.count <= text.count else { return needle.isEmpty }
+        var start = 0
+        while start + needle.count <= text.count {
+            guard let found = text[start...(text.count - needle.count)].firstIndex(of: first) else { return false }
+            let end = found + needle.count
+            if text[found..<end].elementsEqual(needle),
+                !endsWithWordCharacter(text, before: found),
+                !whole || !startsWithWordCharacter(text, at: end)
+            {
+                return true
+            }
+            start = found + 1
         }
         return false
     }
 
-    private static func isWordCharacter(_ character: Character) -> Bool {
-        character.isLetter || character.isNumber
+    /// Whether the character ending just before byte `index` is a letter or a digit.
+    private static func endsWithWordCharacter(_ text: UnsafeBufferPointer<UInt8>, before index: Int) -> Bool {
+        guard index > 0 else { return false }
+        var start = index - 1
+        while start > 0, text[start] & 0xC0 == 0x80 { start -= 1 }
+        return isWordCharacter(text, at: start)
+    }
+
+    /// Whether the character starting at byte `index` is a letter or a digit.
+    private static func startsWithWordCharacter(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        index < text.count && isWordCharacter(text, at: index)
+    }
+
+    private static func isWordCharacter(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        let byte = text[index]
+        if byte < 0x80 { return (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A) }
+        var bytes = text[index...].makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&bytes) else { return false }
+        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
     }
 }
