@@ -41,11 +41,12 @@ extension FluentAnnouncementRepository {
         rank = "\(rank) ELSE \(literal: tiers.count) END"
         // The page's ids first, then their rows: ranking and paging read only the columns the
         // order needs (on SQLite, from AddSearchVisibilityIndex's index), never thousands of
-        // bodies to sort and throw away.
+        // bodies to sort and throw away. The rows are read through the same visibility filter,
+        // so a post hidden between the two reads is left out rather than shown.
         let ids = try await found().sort(.sql(rank)).sort(\.$createdAt, .descending).sort(\.$id, .descending)
             .range(offset..<(offset + limit)).all(\.$id).compactMap { $0 }
         let models = Dictionary(
-            try await AnnouncementModel.query(on: database).filter(\.$id ~~ ids).all().compactMap { model in model.id.map { ($0, model) } },
+            try await visible().filter(\.$id ~~ ids).all().compactMap { model in model.id.map { ($0, model) } },
             uniquingKeysWith: { first, _ in first })
         return (try await Self.stored(ids.compactMap { models[$0] }, on: database), total)
     }
