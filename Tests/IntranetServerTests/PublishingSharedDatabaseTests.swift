@@ -91,14 +91,6 @@ struct PublishingSharedDatabaseTests {
         }
     }
 
-    private func waitUntil(_ what: String, _ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(15)
-        while await !condition() {
-            try #require(ContinuousClock.now < deadline, "timed out waiting until \(what)")
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
     /// Runs `body` with two live server instances sharing one fresh PostgreSQL schema
     /// (``withTwoPostgresInstances(_:)``).
     private func withTwoInstances(_ body: @Sendable (Instance, Instance) async throws -> Void) async throws {

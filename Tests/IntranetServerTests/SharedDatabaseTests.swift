@@ -280,53 +280,11 @@ struct SharedDatabaseTests {
     }
 
     /// Runs `body` with two live server instances sharing one fresh PostgreSQL schema, once
-    /// both change feeds are live.
+    /// both change feeds are live (``withTwoPostgresInstances(_:)``).
     func withTwoInstances(_ body: @Sendable (Instance, Instance) async throws -> Void) async throws {
-        try await PostgresGate.shared.withPermit { try await runTwoInstances(body) }
-    }
-
-    private func runTwoInstances(_ body: @Sendable (Instance, Instance) async throws -> Void) async throws {
-        let url = try #require(TestStorage.postgresURL)
-        let schema = try await PostgresSchema.create()
-        var configuration = AppConfiguration()
-        configuration.storage = .postgres(url: url, schema: schema)
-        configuration.port = 0
-        configuration.logLevel = .warning
-        configuration.passwordCost = 4
-        configuration.databasePoolSize = 2
-        configuration.accessLog = nil
-        do {
-            // A server made is closed by its test run; one that never runs must be closed here.
-            let first = try await makeServer(configuration)
-            let second: IntranetServer
-            do {
-                try await TestUser.createAll(in: first)
-                second = try await makeServer(configuration)
-            } catch {
-                await first.database.close()
-                throw error
-            }
-            do {
-                try await first.application.test(.live) { one in
-                    try await second.application.test(.live) { two in
-                        try await waitUntil("both change feeds are live") {
-                            first.cache.trust.isTrusted && second.cache.trust.isTrusted
-                        }
-                        try await body(Instance(server: first, client: one), Instance(server: second, client: two))
-                    }
-                }
-            } catch {
-                await first.database.close()
-                await second.database.close()
-                throw error
-            }
-            await first.database.close()
-            await second.database.close()
-        } catch {
-            try? await PostgresSchema.drop(schema)
-            throw error
+        try await withTwoPostgresInstances { one, two in
+            try await body(Instance(server: one.server, client: one.client), Instance(server: two.server, client: two.client))
         }
-        try await PostgresSchema.drop(schema)
     }
 
     /// Reads each path twice, so the next read of it comes from memory.
@@ -358,14 +316,6 @@ struct SharedDatabaseTests {
                 try await Task.sleep(for: .milliseconds(5))
             }
             waiting = stale
-        }
-    }
-
-    private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(15)
-        while !condition() {
-            try #require(ContinuousClock.now < deadline, "timed out waiting until \(what)")
-            try await Task.sleep(for: .milliseconds(10))
         }
     }
 

@@ -11,7 +11,7 @@ struct ServerInstance: Sendable {
 }
 
 /// Runs `body` with two live server instances sharing one fresh PostgreSQL schema, once both
-/// change feeds are live (as ``SharedDatabaseTests`` does).
+/// change feeds are live.
 func withTwoPostgresInstances(_ body: @Sendable (ServerInstance, ServerInstance) async throws -> Void) async throws {
     try await PostgresGate.shared.withPermit { try await runTwoInstances(body) }
 }
