@@ -14,6 +14,10 @@ struct IntranetServer {
     var changeFeed: ChangeFeed?
     /// The directory's search in memory.
     var peopleSearch: PeopleSearchIndex
+    /// The announcements' search index in memory.
+    var searchMemory: AnnouncementSearchMemory
+    /// The announcements.
+    var announcements: FluentAnnouncementRepository
     /// Where every change travels.
     var changes: ChangePipeline
     /// The sessions this instance remembers.
@@ -136,6 +140,7 @@ func makeServer(
     )
     return IntranetServer(
         application: application, database: database, cache: dependencies.cache, routes: routes,
-        changeFeed: dependencies.changeFeed, peopleSearch: dependencies.peopleSearch, changes: dependencies.changes,
+        changeFeed: dependencies.changeFeed, peopleSearch: dependencies.peopleSearch, searchMemory: dependencies.searchMemory,
+        announcements: dependencies.announcements, changes: dependencies.changes,
         sessions: dependencies.accounts, events: dependencies.events)
 }

@@ -28,6 +28,8 @@ struct ServerDependencies {
     /// On PostgreSQL, what keeps this instance's memory right.
     let changeFeed: ChangeFeed?
     let peopleSearch: PeopleSearchIndex
+    /// The announcements' search index in memory.
+    let searchMemory: AnnouncementSearchMemory
     /// Readers' acknowledgements.
     let acknowledgements: AcknowledgementStore
     /// Counts distinct readers who opened each announcement.
@@ -85,7 +87,11 @@ struct ServerDependencies {
         try await opens.loadKey()
         services.append(opens)
         acknowledgements = AcknowledgementStore(database: database.database, changes: changes, now: configuration.now)
-        announcements = FluentAnnouncementRepository(database: database.database, changes: changes, now: configuration.now)
+        searchMemory = AnnouncementSearchMemory(database: database.database, changes: changes, logger: logger, work: database.backgroundWork)
+        changes.add(searchMemory)
+        services.append(searchMemory)
+        announcements = FluentAnnouncementRepository(
+            database: database.database, changes: changes, now: configuration.now, searchMemory: searchMemory)
         people = FluentPersonRepository(database: database.database, changes: changes, now: configuration.now, searchIndex: peopleSearch)
         hasher = PasswordHasher(cost: configuration.passwordCost)
         sanitizer = HTMLSanitizer(embedHosts: configuration.embedHosts)

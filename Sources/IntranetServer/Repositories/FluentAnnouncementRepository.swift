@@ -11,14 +11,22 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
     let changes: ChangePipeline
     /// The clock, injectable so tests can tell timestamps apart.
     var now: @Sendable () -> Date = { Date() }
+    /// The search index in memory, searched first while it is current.
+    let searchMemory: AnnouncementSearchMemory?
 
     /// - Parameters:
     ///   - changes: the server's pipeline; without one (tools, tests), writes still count in
     ///     the database's revisions, but nothing in this process hears of them.
-    init(database: any Database, changes: ChangePipeline? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+    ///   - searchMemory: the server's search index in memory; without one, searches read the
+    ///     database's index only.
+    init(
+        database: any Database, changes: ChangePipeline? = nil, now: @escaping @Sendable () -> Date = { Date() },
+        searchMemory: AnnouncementSearchMemory? = nil
+    ) {
         self.database = database
         self.changes = changes ?? ChangePipeline(database: database)
         self.now = now
+        self.searchMemory = searchMemory
     }
 
     func list(_ request: ListRequest, visibility: Visibility) async throws -> (items: [StoredAnnouncement], total: Int) {

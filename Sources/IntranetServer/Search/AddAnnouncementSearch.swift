@@ -20,7 +20,7 @@ struct AddAnnouncementSearch: AsyncMigration {
                   announcement_id BIGINT PRIMARY KEY REFERENCES announcements (id) ON DELETE CASCADE,
                   document tsvector NOT NULL)
                 """).run()
-            try await sql.raw("CREATE INDEX announcement_search_document_idx ON \(ident: AnnouncementSearchIndex.table) USING GIN (document) WITH (fastupdate = off)").run()
+            try await AnnouncementSearchIndex.createPostgresIndex(on: sql)
         default:
             return
         }

@@ -3,15 +3,70 @@ import Foundation
 import SQLKit
 
 extension FluentAnnouncementRepository {
-    /// Searches the live announcements `visibility` allows, through ``AnnouncementSearchIndex``:
-    /// the same visibility filter as a list's, so nothing hidden is ranked, paged or counted.
+    /// Searches the live announcements `visibility` allows: the same visibility filter as a
+    /// list's, so nothing hidden is ranked, paged or counted. In the index in memory
+    /// (``AnnouncementSearchMemory``) when it is current, otherwise in the database's
+    /// (``AnnouncementSearchIndex``); both give the same answer.
     ///
-    /// The order is the same on both databases: first those whose title holds every term as
-    /// whole words, then those whose title holds them with the word being typed as a beginning,
-    /// then those whose body (or title and body together) holds them as whole words, then the
-    /// rest; newer first among equals, then the higher id.
+    /// The order: first those whose title holds every term as whole words, then those whose
+    /// title holds them with the word being typed as a beginning, then those whose body (or title
+    /// and body together) holds them as whole words, then the rest; newer first among equals,
+    /// then the higher id.
     func search(_ query: SearchQuery, offset: Int, limit: Int, visibility: Visibility) async throws -> (items: [StoredAnnouncement], total: Int) {
-        guard !query.terms.isEmpty, let sql = database as? any SQLDatabase else { return ([], 0) }
+        guard !query.terms.isEmpty else { return ([], 0) }
+        if let searchMemory, let found = try await search(query, in: searchMemory, offset: offset, limit: limit, visibility: visibility) {
+            return found
+        }
+        return try await searchDatabase(query, offset: offset, limit: limit, visibility: visibility)
+    }
+
+    /// The search in memory; `nil` when the snapshot is not current, or an announcement changed
+    /// while it was searched (the database is searched then).
+    private func search(
+        _ query: SearchQuery, in memory: AnnouncementSearchMemory, offset: Int, limit: Int, visibility: Visibility
+    ) async throws -> (items: [StoredAnnouncement], total: Int)? {
+        guard let (snapshot, stamp) = memory.current(), let sql = database as? any SQLDatabase else { return nil }
+        let resolved = try await Self.resolved(visibility, on: database)
+        var phraseSlots: [[String]: SlotSet] = [:]
+        for case .phrase(let words) in query.terms where phraseSlots[words] == nil {
+            phraseSlots[words] = snapshot.slots(of: try await Self.announcements(holding: words, on: sql))
+        }
+        let now = now()
+        let moment = now.timeIntervalSince1970
+        let (ids, total) = snapshot.search(query, phraseSlots: phraseSlots, offset: offset, limit: limit) { entry in
+            guard entry.isLive(at: moment) else { return false }
+            switch resolved {
+            case .everything: return true
+            case .unrestricted, .reader: return !entry.isRestricted
+            case .granted(let ids): return !entry.isRestricted || ids.contains(entry.id)
+            }
+        }
+        // The page's rows by id alone, checked here by the same rule as the search (a filter
+        // of thousands of granted ids in SQL cost more than the search itself).
+        let items = try await announcements(ids) { AnnouncementModel.query(on: database) }
+        guard items.count == ids.count, items.allSatisfy({ $0.isLive(at: now) && resolved.allows($0, at: now) }), memory.confirm(stamp) else { return nil }
+        return (items, total)
+    }
+
+    /// The ids of the announcements whose title or body holds the folded `words` one right after
+    /// the other, from the database's index (the index in memory holds no positions).
+    private static func announcements(holding words: [String], on sql: any SQLDatabase) async throws -> Set<Int> {
+        let phrase = SearchQuery(terms: [.phrase(words)])
+        let query: SQLQueryString
+        switch sql.dialect.name {
+        case "sqlite":
+            query = "SELECT rowid AS id FROM \(ident: AnnouncementSearchIndex.table) WHERE \(ident: AnnouncementSearchIndex.table) MATCH \(bind: phrase.fts5())"
+        case "postgresql":
+            query = "SELECT announcement_id AS id FROM \(ident: AnnouncementSearchIndex.table) WHERE document @@ CAST(\(bind: phrase.tsquery()) AS tsquery)"
+        default:
+            return []
+        }
+        return Set(try await sql.raw(query).all().map { try $0.decode(column: "id", as: Int.self) })
+    }
+
+    /// The search in the database's index.
+    func searchDatabase(_ query: SearchQuery, offset: Int, limit: Int, visibility: Visibility) async throws -> (items: [StoredAnnouncement], total: Int) {
+        guard let sql = database as? any SQLDatabase else { return ([], 0) }
         let matching: (SearchQuery, Bool) -> SQLQueryString
         switch sql.dialect.name {
         case "sqlite":
@@ -27,7 +82,8 @@ extension FluentAnnouncementRepository {
         default:
             return ([], 0)
         }
-        let visible = try await Self.visibleQuery(visibility, listing: .live, at: now(), on: database)
+        let now = now()
+        let visible = try await Self.visibleQuery(visibility, listing: .live, at: now, on: database)
         let found = { visible().filter(.sql(matching(query, false))) }
         let total = try await found().count()
         guard total > offset, limit > 0 else { return ([], total) }
@@ -41,13 +97,22 @@ extension FluentAnnouncementRepository {
         rank = "\(rank) ELSE \(literal: tiers.count) END"
         // The page's ids first, then their rows: ranking and paging read only the columns the
         // order needs (on SQLite, from AddSearchVisibilityIndex's index), never thousands of
-        // bodies to sort and throw away. The rows are read through the same visibility filter,
-        // so a post hidden between the two reads is left out rather than shown.
+        // bodies to sort and throw away.
         let ids = try await found().sort(.sql(rank)).sort(\.$createdAt, .descending).sort(\.$id, .descending)
             .range(offset..<(offset + limit)).all(\.$id).compactMap { $0 }
+        return (try await announcements(ids, of: visible), total)
+    }
+
+    /// Announcements `ids` among those `visible` finds, in the order of `ids`: read through the
+    /// same visibility filter as the search, so one hidden in between is left out rather than
+    /// shown.
+    private func announcements(
+        _ ids: [Int], of visible: @Sendable () -> QueryBuilder<AnnouncementModel>
+    ) async throws -> [StoredAnnouncement] {
+        guard !ids.isEmpty else { return [] }
         let models = Dictionary(
             try await visible().filter(\.$id ~~ ids).all().compactMap { model in model.id.map { ($0, model) } },
             uniquingKeysWith: { first, _ in first })
-        return (try await Self.stored(ids.compactMap { models[$0] }, on: database), total)
+        return try await Self.stored(ids.compactMap { models[$0] }, on: database)
     }
 }

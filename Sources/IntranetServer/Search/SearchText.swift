@@ -24,10 +24,18 @@ enum SearchText {
     /// The words of `text`, in order.
     static func words(_ text: String) -> [Word] {
         var words: [Word] = []
-        scan(text) { bytes, start, end, isIdeographic in
-            words.append(Word(folded: String(decoding: bytes, as: UTF8.self), start: start, end: end, isIdeographic: isIdeographic))
+        forEachWord(in: text) { word in
+            words.append(word)
+            return true
         }
         return words
+    }
+
+    /// Calls `body` with the words of `text`, in order, until it returns `false`.
+    static func forEachWord(in text: String, _ body: (Word) -> Bool) {
+        scan(text) { bytes, start, end, isIdeographic in
+            body(Word(folded: String(decoding: bytes, as: UTF8.self), start: start, end: end, isIdeographic: isIdeographic))
+        }
     }
 
     /// The folded words of `text`, separated by spaces: what the index stores.
@@ -37,6 +45,7 @@ enum SearchText {
         scan(text) { bytes, _, _, _ in
             if !output.isEmpty { output.append(0x20) }
             output.append(contentsOf: bytes)
+            return true
         }
         return String(decoding: output, as: UTF8.self)
     }
@@ -55,43 +64,57 @@ enum SearchText {
     }
 
     /// Calls `emit` with each word's folded UTF-8 bytes, its start and end in code points, and
-    /// whether it is an ideographic pair (or lone ideograph).
-    private static func scan(_ text: String, _ emit: (ArraySlice<UInt8>, Int, Int, Bool) -> Void) {
+    /// whether it is an ideographic pair (or lone ideograph), until it returns `false`.
+    private static func scan(_ text: String, _ emit: (ArraySlice<UInt8>, Int, Int, Bool) -> Bool) {
+        var isStopped = false
         var word: [UInt8] = []
         var wordStart = 0
-        // The run of ideographs: each one's folded bytes and offsets.
-        var run: [(bytes: [UInt8], start: Int, end: Int)] = []
+        // The run of ideographs: their folded bytes one after the other, where each one's begin,
+        // and each one's offset (kept apart so that pairs are slices, not new arrays).
+        var runBytes: [UInt8] = []
+        var runStarts: [Int] = []
+        var runOffsets: [Int] = []
         var offset = 0
 
         func endWord() {
             // A run of letters longer than any word (a hash, encoded data) is not indexed: no one
             // types it, and PostgreSQL refuses lexemes of more than 2,047 bytes.
-            if !word.isEmpty, word.count <= maxWordBytes { emit(word[...], wordStart, offset, false) }
+            if !word.isEmpty, word.count <= maxWordBytes, !isStopped, !emit(word[...], wordStart, offset, false) { isStopped = true }
             word.removeAll(keepingCapacity: true)
         }
         func endRun() {
-            if run.count == 1 {
-                emit(run[0].bytes[...], run[0].start, run[0].end, true)
-            } else if run.count > 1 {
-                for index in run.indices.dropLast() {
-                    emit((run[index].bytes + run[index + 1].bytes)[...], run[index].start, run[index + 1].end, true)
+            let count = runStarts.count
+            if count == 1 {
+                if !isStopped, !emit(runBytes[...], runOffsets[0], runOffsets[0] + 1, true) { isStopped = true }
+            } else if count > 1 {
+                for index in 0..<(count - 1) where !isStopped {
+                    let end = index + 2 < count ? runStarts[index + 2] : runBytes.count
+                    if !emit(runBytes[runStarts[index]..<end], runOffsets[index], runOffsets[index + 1] + 1, true) { isStopped = true }
                 }
             }
-            run.removeAll(keepingCapacity: true)
+            runBytes.removeAll(keepingCapacity: true)
+            runStarts.removeAll(keepingCapacity: true)
+            runOffsets.removeAll(keepingCapacity: true)
+        }
+        func appendToRun(_ bytes: [UInt8]) {
+            runStarts.append(runBytes.count)
+            runOffsets.append(offset)
+            runBytes.append(contentsOf: bytes)
         }
 
         for scalar in text.unicodeScalars {
+            if isStopped { return }
             defer { offset += 1 }
             let value = scalar.value
             if value < 0x80 {
                 let byte = UInt8(value)
                 switch byte {
                 case 0x30...0x39, 0x61...0x7A:
-                    if !run.isEmpty { endRun() }
+                    if !runStarts.isEmpty { endRun() }
                     if word.isEmpty { wordStart = offset }
                     word.append(byte)
                 case 0x41...0x5A:
-                    if !run.isEmpty { endRun() }
+                    if !runStarts.isEmpty { endRun() }
                     if word.isEmpty { wordStart = offset }
                     word.append(byte + 0x20)
                 default:
@@ -100,16 +123,37 @@ enum SearchText {
                 }
                 continue
             }
+            switch value {
+            case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0x20000...0x2A6DF:
+                // Kana and unified ideographs fold to themselves (as ``workOutKind(_:)`` says),
+                // read here without asking.
+                endWord()
+                runStarts.append(runBytes.count)
+                runOffsets.append(offset)
+                // Three bytes below U+10000, four above (written out: a generic append of the
+                // scalar's UTF-8 view was a tenth of a snippet's cost).
+                if value < 0x10000 {
+                    runBytes.append(UInt8(0xE0 | (value >> 12)))
+                } else {
+                    runBytes.append(UInt8(0xF0 | (value >> 18)))
+                    runBytes.append(UInt8(0x80 | ((value >> 12) & 0x3F)))
+                }
+                runBytes.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
+                runBytes.append(UInt8(0x80 | (value & 0x3F)))
+                continue
+            default:
+                break
+            }
             switch kind(of: scalar) {
             case .word(let bytes):
                 // An accent alone (after no letter) makes no word.
                 guard !bytes.isEmpty || !word.isEmpty else { continue }
-                if !run.isEmpty { endRun() }
+                if !runStarts.isEmpty { endRun() }
                 if word.isEmpty { wordStart = offset }
                 word.append(contentsOf: bytes)
             case .ideograph(let bytes):
                 endWord()
-                run.append((bytes, offset, offset + 1))
+                appendToRun(bytes)
             case .separator:
                 endWord()
                 endRun()

@@ -10,15 +10,23 @@ enum SnippetMaker {
 
     /// The marks of `query`'s words in `text`: every whole word equal to one of them, or
     /// beginning with a word being typed, in Unicode code points (overlapping marks merged).
-    static func marks(in text: String, for query: SearchQuery) -> [(start: Int, end: Int)] {
+    /// With `reach`, only those beginning less than `reach` code points after the first: all a
+    /// snippet can show (a body's words past it are not read).
+    static func marks(in text: String, for query: SearchQuery, reach: Int? = nil) -> [(start: Int, end: Int)] {
         let wanted = query.markedWords
         var marks: [(start: Int, end: Int)] = []
-        for word in SearchText.words(text) where wanted.contains(where: { word.folded == $0.word || ($0.prefix && word.folded.hasPrefix($0.word)) }) {
+        SearchText.forEachWord(in: text) { word in
+            if let reach, let first = marks.first, word.start >= first.start + reach { return false }
+            // Bytes, as the index compares words (and faster than comparing characters).
+            guard wanted.contains(where: { $0.prefix ? word.folded.utf8.starts(with: $0.word.utf8) : word.folded.utf8.elementsEqual($0.word.utf8) }) else {
+                return true
+            }
             if let last = marks.last, word.start <= last.end {
                 marks[marks.count - 1].end = max(last.end, word.end)
             } else {
                 marks.append((word.start, word.end))
             }
+            return true
         }
         return marks
     }
@@ -26,9 +34,11 @@ enum SnippetMaker {
     /// A snippet of `text` (one line of plain text) around the first of `query`'s words in
     /// it, or `nil` when none is there.
     static func snippet(of text: String, for query: SearchQuery) -> SearchSnippet? {
-        let marks = marks(in: text, for: query)
+        let marks = marks(in: text, for: query, reach: length)
         guard let first = marks.first else { return nil }
-        let scalars = Array(text.unicodeScalars)
+        // The window ends at most `length` past its start, which is not after the first mark;
+        // one more scalar tells whether the text goes on.
+        let scalars = Array(text.unicodeScalars.prefix(max(first.end, first.start + length) + 1))
         var start = max(0, first.start - lead)
         // Begin at a word: after the space before `start`.
         if start > 0 {

@@ -1,0 +1,270 @@
+import Foundation
+
+/// The announcements' search index in memory (``AnnouncementSearchMemory`` keeps it current): for
+/// every word (as ``SearchText`` folds it, exactly the words ``AnnouncementSearchIndex`` stores
+/// in the database), the announcements holding it in their title or body; for every
+/// announcement, its title's words in order and what decides who may find it when
+/// (status, publication window, restriction) and where it ranks (creation time, id).
+///
+/// Announcements live in numbered slots. A changed announcement takes a new slot and its old
+/// one is marked removed, so postings only ever grow at their end and stay ascending; the
+/// owner reads everything afresh once removed slots are many (``removedCount``).
+///
+/// It is a value: a search works on the copy it was given while the owner changes its own.
+struct AnnouncementSearchSnapshot: Sendable {
+    /// One announcement as indexed.
+    struct Entry: Sendable {
+        var id: Int
+        var revision: Int
+        /// Seconds since 1970.
+        var createdAt: Double
+        var isPublished: Bool
+        var publishAt: Double?
+        var expiresAt: Double?
+        var isRestricted: Bool
+        var isRemoved = false
+
+        /// Whether readers see it at `now` (seconds since 1970), as
+        /// ``StoredAnnouncement/isLive(at:)`` decides.
+        func isLive(at now: Double) -> Bool {
+            isPublished && (publishAt.map { $0 <= now } ?? true) && (expiresAt.map { now < $0 } ?? true)
+        }
+    }
+
+    /// What is indexed of one announcement, as read from the database.
+    struct Row: Sendable {
+        var entry: Entry
+        /// The title's words, in order.
+        var title: [String]
+        /// Every word of the title and body, each once.
+        var words: [String]
+
+        /// `document`'s words, and `entry`.
+        init(_ entry: Entry, document: AnnouncementSearchIndex.Document) {
+            self.entry = entry
+            title = document.title.utf8.split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
+            var words = Set(title)
+            for word in document.body.utf8.split(separator: 0x20) { words.insert(String(decoding: word, as: UTF8.self)) }
+            self.words = Array(words)
+        }
+    }
+
+    /// By slot (a plain value each, so that a search reads them without reference counting).
+    private(set) var entries: [Entry] = []
+    /// By slot: the title's words, as term numbers, in order (phrases within titles).
+    private var titles: [[UInt32]] = []
+    private var slotsByID: [Int: UInt32] = [:]
+    private var numbers: [String: UInt32] = [:]
+    private var terms: [String] = []
+    /// Term numbers in the UTF-8 byte order of their terms: where the words beginning so are.
+    private var sortedTerms: [UInt32] = []
+    /// Whether ``sortedTerms`` holds every term (a bulk load sorts them once at its end).
+    private var isSorted = true
+    /// By term number: the slots whose title or body holds the term, ascending.
+    private var postings: [[UInt32]] = []
+    /// By term number: the slots whose title holds the term, ascending (what ranks first).
+    private var titlePostings: [[UInt32]] = []
+    /// Slots marked removed.
+    private(set) var removedCount = 0
+    /// The postings held, one per announcement and distinct word.
+    private(set) var postingCount = 0
+
+    /// How many announcements it holds.
+    var count: Int { slotsByID.count }
+
+    /// What is held of announcement `id`, if it is.
+    func entry(of id: Int) -> Entry? {
+        slotsByID[id].map { entries[Int($0)] }
+    }
+
+    /// The ids of the announcements held.
+    var ids: some Collection<Int> { slotsByID.keys }
+
+    // MARK: Changing
+
+    /// Indexes `row`, replacing what was indexed of its announcement. With `sortingLater`, new
+    /// terms are not put in order until ``finishLoading()`` (for a load of many).
+    mutating func add(_ row: Row, sortingLater: Bool = false) {
+        remove(id: row.entry.id)
+        let slot = UInt32(entries.count)
+        let title = row.title.map { number(of: $0, sortingLater: sortingLater) }
+        for number in Set(title) { titlePostings[Int(number)].append(slot) }
+        for word in row.words {
+            let number = number(of: word, sortingLater: sortingLater)
+            postings[Int(number)].append(slot)
+        }
+        postingCount += row.words.count
+        var entry = row.entry
+        entry.isRemoved = false
+        entries.append(entry)
+        titles.append(title)
+        slotsByID[entry.id] = slot
+    }
+
+    /// Marks announcement `id` removed, if it is held.
+    mutating func remove(id: Int) {
+        guard let slot = slotsByID.removeValue(forKey: id) else { return }
+        entries[Int(slot)].isRemoved = true
+        titles[Int(slot)] = []
+        removedCount += 1
+    }
+
+    /// Puts the terms of a load in order, and gives back the spare capacity of the postings.
+    mutating func finishLoading() {
+        if !isSorted {
+            sortedTerms = Array(0..<UInt32(terms.count))
+            sortedTerms.sort { Self.precedes(terms[Int($0)], terms[Int($1)]) }
+            isSorted = true
+        }
+        func trim(_ lists: inout [[UInt32]]) {
+            for index in lists.indices where lists[index].capacity > lists[index].count + 8 {
+                lists[index] = Array(unsafeUninitializedCapacity: lists[index].count) { buffer, count in
+                    count = buffer.initialize(fromContentsOf: lists[index])
+                }
+            }
+        }
+        trim(&postings)
+        trim(&titlePostings)
+    }
+
+    private mutating func number(of term: String, sortingLater: Bool) -> UInt32 {
+        if let number = numbers[term] { return number }
+        let number = UInt32(terms.count)
+        terms.append(term)
+        postings.append([])
+        titlePostings.append([])
+        numbers[term] = number
+        if sortingLater {
+            isSorted = false
+        } else {
+            let position = firstTerm(notBefore: term)
+            sortedTerms.insert(number, at: position)
+        }
+        return number
+    }
+
+    /// Whether `a`'s UTF-8 bytes come before `b`'s (FTS5 and PostgreSQL compare prefixes by bytes).
+    private static func precedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    /// The position in ``sortedTerms`` of the first term not before `text`.
+    private func firstTerm(notBefore text: String) -> Int {
+        var low = 0
+        var high = sortedTerms.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Self.precedes(terms[Int(sortedTerms[middle])], text) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    // MARK: Searching
+
+    /// The terms beginning with `prefix`.
+    private func terms(beginning prefix: String) -> [UInt32] {
+        var found: [UInt32] = []
+        var position = firstTerm(notBefore: prefix)
+        while position < sortedTerms.count, terms[Int(sortedTerms[position])].utf8.starts(with: prefix.utf8) {
+            found.append(sortedTerms[position])
+            position += 1
+        }
+        return found
+    }
+
+    /// One term of a query, made ready: the slots matching it, and those whose title matches it
+    /// (for a phrase, whose title holds its words: ``titleHolds(_:_:)`` tells whether in a row).
+    private struct Matcher {
+        var slots: SlotSet
+        var titleSlots: SlotSet
+        var phrase: [UInt32]?
+    }
+
+    private func matcher(_ term: SearchQuery.Term, phraseSlots: [[String]: SlotSet]) -> Matcher {
+        let capacity = entries.count
+        let none = SlotSet(capacity: capacity)
+        switch term {
+        case .word(let word, false):
+            guard let number = numbers[word] else { return Matcher(slots: none, titleSlots: none) }
+            return Matcher(slots: SlotSet(postings[Int(number)], capacity: capacity), titleSlots: SlotSet(titlePostings[Int(number)], capacity: capacity))
+        case .word(let word, true):
+            var slots = none
+            var titleSlots = none
+            for number in terms(beginning: word) {
+                slots.formUnion(postings[Int(number)])
+                titleSlots.formUnion(titlePostings[Int(number)])
+            }
+            return Matcher(slots: slots, titleSlots: titleSlots)
+        case .phrase(let words):
+            let slots = phraseSlots[words] ?? none
+            let sequence = words.compactMap { numbers[$0] }
+            guard sequence.count == words.count else { return Matcher(slots: slots, titleSlots: none) }
+            var titleSlots = SlotSet(titlePostings[Int(sequence[0])], capacity: capacity)
+            for number in sequence.dropFirst() { titleSlots.formIntersection(SlotSet(titlePostings[Int(number)], capacity: capacity)) }
+            return Matcher(slots: slots, titleSlots: titleSlots, phrase: sequence)
+        }
+    }
+
+    /// Whether `title` holds `sequence` one word right after the other.
+    private static func titleHolds(_ title: [UInt32], _ sequence: [UInt32]) -> Bool {
+        guard title.count >= sequence.count else { return false }
+        return (0...(title.count - sequence.count)).contains { start in title[start..<(start + sequence.count)].elementsEqual(sequence) }
+    }
+
+    /// The slots matching every one of `matchers`, and those whose title does.
+    private func intersection(_ matchers: [Matcher]) -> (slots: SlotSet, titleSlots: SlotSet) {
+        var slots = matchers[0].slots
+        var titleSlots = matchers[0].titleSlots
+        for matcher in matchers.dropFirst() {
+            slots.formIntersection(matcher.slots)
+            titleSlots.formIntersection(matcher.titleSlots)
+        }
+        let phrases = matchers.compactMap(\.phrase)
+        if !phrases.isEmpty {
+            var holding = SlotSet(capacity: entries.count)
+            titleSlots.forEach { slot in
+                if phrases.allSatisfy({ Self.titleHolds(titles[Int(slot)], $0) }) { holding.formUnion(CollectionOfOne(slot)) }
+            }
+            titleSlots = holding
+        }
+        return (slots, titleSlots)
+    }
+
+    /// The slots of the announcements among `ids` (held ones only).
+    func slots(of ids: Set<Int>) -> SlotSet {
+        SlotSet(ids.compactMap { slotsByID[$0] }, capacity: entries.count)
+    }
+
+    /// One page of the announcements matching `query` that `allows` lets the reader find, in
+    /// the order ``FluentAnnouncementRepository/search(_:offset:limit:visibility:)`` gives, and
+    /// how many there are in all.
+    ///
+    /// - Parameter phraseSlots: for each phrase of the query, the slots of the announcements
+    ///   holding it (phrases in bodies are matched by the database's index: word positions are
+    ///   not held here).
+    func search(
+        _ query: SearchQuery, phraseSlots: [[String]: SlotSet], offset: Int, limit: Int, allows: (Entry) -> Bool
+    ) -> (ids: [Int], total: Int) {
+        guard !query.terms.isEmpty else { return ([], 0) }
+        // The same tiers as the database's search: every term whole in the title, then with the
+        // word being typed as a beginning, then every term whole anywhere, then the rest.
+        let matching = intersection(query.terms.map { matcher($0, phraseSlots: phraseSlots) })
+        let whole = query.hasPrefix ? intersection(query.whole.terms.map { matcher($0, phraseSlots: phraseSlots) }) : matching
+        var total = 0
+        var best = PageSelection(size: offset + limit)
+        entries.withUnsafeBufferPointer { entries in
+            matching.slots.forEach { slot in
+                let entry = entries[Int(slot)]
+                guard !entry.isRemoved, allows(entry) else { return }
+                total += 1
+                let tier: UInt8 =
+                    if whole.titleSlots.contains(slot) { 0 }
+                    else if matching.titleSlots.contains(slot) { 1 }
+                    else if whole.slots.contains(slot) { 2 }
+                    else { 3 }
+                best.offer(PageSelection.Candidate(tier: tier, createdAt: entry.createdAt, id: entry.id))
+            }
+        }
+        return (Array(best.ordered().dropFirst(offset).map(\.id)), total)
+    }
+}

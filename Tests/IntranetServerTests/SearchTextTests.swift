@@ -1,0 +1,42 @@
+import Testing
+@testable import IntranetServer
+
+/// How search cuts and folds text: the index, queries and snippets all read it so.
+@Suite("Search text: words, folding, pairs of ideographs")
+struct SearchTextTests {
+    private static func words(_ text: String) -> [String] {
+        SearchText.words(text).map { "\($0.folded)@\($0.start)-\($0.end)\($0.isIdeographic ? "i" : "")" }
+    }
+
+    @Test("words are folded and placed in code points; ideographs pair with their neighbours")
+    func words() {
+        #expect(Self.words("农历新年 Zoë-Weiß ２０２６") == ["农历@0-2i", "历新@1-3i", "新年@2-4i", "zoe@5-8", "weiss@9-13", "2026@14-18"])
+        #expect(Self.words("a 東 b") == ["a@0-1", "東@2-3i", "b@4-5"], "a lone ideograph is a word of its own")
+        #expect(Self.words("東京オフィス移転") == ["東京@0-2i", "京オ@1-3i", "オフ@2-4i", "フィ@3-5i", "ィス@4-6i", "ス移@5-7i", "移転@6-8i"])
+        #expect(Self.words("𠀀𠀁x") == ["𠀀𠀁@0-2i", "x@2-3"], "ideographs beyond U+FFFF (four UTF-8 bytes) pair too")
+        #expect(Self.words("新\u{0301}年") == ["新年@0-3i"], "an accent inside a run is dropped, not a break")
+        #expect(Self.words("ｶﾀｶﾅ") == ["カタ@0-2i", "タカ@1-3i", "カナ@2-4i"], "half-width Katakana folds to full width")
+        #expect(Self.words("e\u{0301}te\u{0301} 2026年") == ["ete@0-5", "2026@6-10", "年@10-11i"])
+        #expect(SearchText.indexed("Quarterly 新年快乐!") == "quarterly 新年 年快 快乐")
+    }
+
+    @Test("a scan stops when asked")
+    func stops() {
+        var seen: [String] = []
+        SearchText.forEachWord(in: "one two 三四五 six") { word in
+            seen.append(word.folded)
+            return seen.count < 4
+        }
+        #expect(seen == ["one", "two", "三四", "四五"])
+    }
+
+    @Test("PostgreSQL's tsvector: each word once, positions after a gap for the body, A for the title and B for the body")
+    func tsvector() {
+        let document = AnnouncementSearchIndex.Document(title: "Quarterly report", body: "<p>The quarterly <b>report</b>, report</p>")
+        #expect(document.tsvector == "'quarterly':1A,5B 'report':2A,6B,7B 'the':4B")
+        let long = AnnouncementSearchIndex.Document(title: "x", body: String(repeating: "word ", count: 300))
+        let positions = long.tsvector.split(separator: " ").first.map { $0.split(separator: ",").count }
+        #expect(positions == 256, "at most 256 positions a word")
+        #expect(AnnouncementSearchIndex.Document(title: "", body: nil).tsvector == "")
+    }
+}
