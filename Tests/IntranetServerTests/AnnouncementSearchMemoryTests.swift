@@ -183,3 +183,52 @@ struct AnnouncementSearchMemoryTests {
         }
     }
 }
+
+/// The snapshot on its own: postings held as bits give the same answers as postings turned into
+/// bits per search.
+@Suite("Search snapshot: dense postings")
+struct AnnouncementSearchSnapshotTests {
+    @Test("bits for every term (kept up as announcements are added, changed and removed) answer as postings do")
+    func denseAnswersAsPostings() throws {
+        var generator = SeededGenerator(seed: 5)
+        var sparse = AnnouncementSearchSnapshot(denseCount: .max)
+        var dense = AnnouncementSearchSnapshot(denseCount: 3)
+        func row(_ id: Int) -> AnnouncementSearchSnapshot.Row {
+            func words(_ range: ClosedRange<Int>) -> String {
+                (0..<Int.random(in: range, using: &generator)).map { _ in AnnouncementSearchMemoryTests.vocabulary.randomElement(using: &generator)! }
+                    .joined(separator: " ")
+            }
+            let entry = AnnouncementSearchSnapshot.Entry(
+                id: id, revision: 1, createdAt: Double(id % 17), isPublished: true, publishAt: nil, expiresAt: nil, isRestricted: id % 4 == 0)
+            return AnnouncementSearchSnapshot.Row(entry, document: AnnouncementSearchIndex.Document(title: words(1...3), body: "<p>\(words(2...20))</p>"))
+        }
+        for id in 1...200 {
+            let added = row(id)
+            sparse.add(added, sortingLater: true)
+            dense.add(added, sortingLater: true)
+        }
+        sparse.finishLoading()
+        dense.finishLoading()
+        // After the load: changed, removed and new announcements (slots beyond the bits' first size).
+        for id in [3, 50, 77, 201, 202, 203, 150, 204] {
+            let changed = row(id)
+            sparse.add(changed)
+            dense.add(changed)
+        }
+        sparse.remove(id: 9)
+        dense.remove(id: 9)
+        for text in AnnouncementSearchMemoryTests.queries where !text.contains("\"") {
+            let query = try SearchQuery.parse(text)
+            for onlyOpen in [false, true] {
+                let visible = sparse.visibleSlots(at: 0) { !onlyOpen || !$0.isRestricted }.slots
+                #expect(dense.visibleSlots(at: 0) { !onlyOpen || !$0.isRestricted }.slots.elementsEqual(visible))
+                for (offset, limit) in [(0, 10), (3, 4), (0, 300)] {
+                    let expected = sparse.search(query, phraseSlots: [:], visible: visible, offset: offset, limit: limit)
+                    let found = dense.search(query, phraseSlots: [:], visible: visible, offset: offset, limit: limit)
+                    #expect(found.ids == expected.ids && found.total == expected.total, "\(text) \(onlyOpen) \(offset)")
+                }
+            }
+        }
+        #expect(sparse.search(try SearchQuery.parse("security"), phraseSlots: [:], visible: sparse.visibleSlots(at: 0) { _ in true }.slots, offset: 0, limit: 5).total > 20)
+    }
+}

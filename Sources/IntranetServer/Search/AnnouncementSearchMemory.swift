@@ -77,6 +77,34 @@ final class AnnouncementSearchMemory: Service, ChangeListener, Sendable {
         }
     }
 
+    /// The announcements a visibility lets a reader find in the snapshot of `stamp` at `now`,
+    /// worked out once per visibility and kept until the snapshot changes or the first
+    /// publication or expiry after `now` (a few dozen visibilities: the public, editors and the
+    /// readers' shared views).
+    func visibleSlots(
+        for visibility: Visibility, in snapshot: AnnouncementSearchSnapshot, stamp: UInt64, at now: Date
+    ) -> SlotSet {
+        let moment = now.timeIntervalSince1970
+        if let kept = visibleKept.withLock({ $0[visibility] }), kept.stamp == stamp, moment < kept.until { return kept.slots }
+        let (slots, until) = snapshot.visibleSlots(at: moment) { entry in
+            guard entry.isLive(at: moment) else { return false }
+            switch visibility {
+            case .everything: return true
+            case .unrestricted, .reader: return !entry.isRestricted
+            case .granted(let ids): return !entry.isRestricted || ids.contains(entry.id)
+            }
+        }
+        visibleKept.withLock { kept in
+            if kept.count >= Self.maxVisibilitiesKept { kept.removeAll() }
+            kept[visibility] = (stamp, until, slots)
+        }
+        return slots
+    }
+
+    /// The most visibilities whose slots are kept (12.5 KB each for 100,000 announcements).
+    static let maxVisibilitiesKept = 64
+    private let visibleKept = Mutex<[Visibility: (stamp: UInt64, until: Double, slots: SlotSet)]>([:])
+
     /// How many searches were answered from memory (for tests and diagnostics).
     var answers: Int { state.withLock { $0.answers } }
 

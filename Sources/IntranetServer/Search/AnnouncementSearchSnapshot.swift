@@ -60,10 +60,28 @@ struct AnnouncementSearchSnapshot: Sendable {
     private var sortedTerms: [UInt32] = []
     /// Whether ``sortedTerms`` holds every term (a bulk load sorts them once at its end).
     private var isSorted = true
-    /// By term number: the slots whose title or body holds the term, ascending.
+    /// By term number: the slots whose title or body holds the term, ascending (empty for the
+    /// terms of ``densePostings``).
     private var postings: [[UInt32]] = []
-    /// By term number: the slots whose title holds the term, ascending (what ranks first).
+    /// By term number: the slots whose title holds the term, ascending (what ranks first; empty
+    /// for the terms of ``denseTitlePostings``).
     private var titlePostings: [[UInt32]] = []
+    /// By term number, for the terms held by at least ``denseCount`` announcements: their
+    /// postings as bits instead (their lists in ``postings`` are empty), and the same for
+    /// titles. A search turns postings into bits; for these it copies bits of a fixed size
+    /// instead, so that how long a search takes does not grow with how many announcements a
+    /// reader may not see hold a word — and bits take less memory than that many postings.
+    private var densePostings: [UInt32: SlotSet] = [:]
+    private var denseTitlePostings: [UInt32: SlotSet] = [:]
+    /// How many postings make a term's postings also held as bits (1,024 unless a test says:
+    /// 12.5 KB each per 100,000 announcements; turning fewer postings into bits takes a
+    /// microsecond or two).
+    let denseCount: Int
+
+    init(denseCount: Int = 1_024) {
+        self.denseCount = denseCount
+    }
+
     /// Slots marked removed.
     private(set) var removedCount = 0
     /// The postings held, one per announcement and distinct word.
@@ -88,10 +106,10 @@ struct AnnouncementSearchSnapshot: Sendable {
         remove(id: row.entry.id)
         let slot = UInt32(entries.count)
         let title = row.title.map { number(of: $0, sortingLater: sortingLater) }
-        for number in Set(title) { titlePostings[Int(number)].append(slot) }
+        for number in Set(title) { Self.append(slot, to: number, in: &titlePostings, dense: &denseTitlePostings, now: !sortingLater, denseCount: denseCount) }
         for word in row.words {
             let number = number(of: word, sortingLater: sortingLater)
-            postings[Int(number)].append(slot)
+            Self.append(slot, to: number, in: &postings, dense: &densePostings, now: !sortingLater, denseCount: denseCount)
         }
         postingCount += row.words.count
         var entry = row.entry
@@ -99,6 +117,28 @@ struct AnnouncementSearchSnapshot: Sendable {
         entries.append(entry)
         titles.append(title)
         slotsByID[entry.id] = slot
+    }
+
+    /// Appends `slot` to term `number`'s postings, and to its bits when it has them or (`now`)
+    /// has just come to ``denseCount`` postings.
+    private static func append(
+        _ slot: UInt32, to number: UInt32, in lists: inout [[UInt32]], dense: inout [UInt32: SlotSet], now: Bool, denseCount: Int
+    ) {
+        if dense[number] != nil {
+            dense[number]?.insert(slot)
+            return
+        }
+        lists[Int(number)].append(slot)
+        if now, lists[Int(number)].count >= denseCount {
+            dense[number] = SlotSet(lists[Int(number)], capacity: Int(slot) + 1)
+            lists[Int(number)] = []
+        }
+    }
+
+    /// The slots of term `number`'s postings in `lists`, of the current capacity.
+    private func slots(of number: UInt32, in lists: [[UInt32]], dense: [UInt32: SlotSet]) -> SlotSet {
+        if let bits = dense[number] { return bits.resized(to: entries.count) }
+        return SlotSet(lists[Int(number)], capacity: entries.count)
     }
 
     /// Marks announcement `id` removed, if it is held.
@@ -121,6 +161,12 @@ struct AnnouncementSearchSnapshot: Sendable {
                 lists[index] = Array(unsafeUninitializedCapacity: lists[index].count) { buffer, count in
                     count = buffer.initialize(fromContentsOf: lists[index])
                 }
+            }
+        }
+        for (lists, bits) in [(\Self.postings, \Self.densePostings), (\Self.titlePostings, \Self.denseTitlePostings)] {
+            for number in self[keyPath: lists].indices where self[keyPath: lists][number].count >= denseCount {
+                self[keyPath: bits][UInt32(number)] = SlotSet(self[keyPath: lists][number], capacity: entries.count)
+                self[keyPath: lists][number] = []
             }
         }
         trim(&postings)
@@ -186,21 +232,23 @@ struct AnnouncementSearchSnapshot: Sendable {
         switch term {
         case .word(let word, false):
             guard let number = numbers[word] else { return Matcher(slots: none, titleSlots: none) }
-            return Matcher(slots: SlotSet(postings[Int(number)], capacity: capacity), titleSlots: SlotSet(titlePostings[Int(number)], capacity: capacity))
+            return Matcher(
+                slots: slots(of: number, in: postings, dense: densePostings),
+                titleSlots: slots(of: number, in: titlePostings, dense: denseTitlePostings))
         case .word(let word, true):
             var slots = none
             var titleSlots = none
             for number in terms(beginning: word) {
-                slots.formUnion(postings[Int(number)])
-                titleSlots.formUnion(titlePostings[Int(number)])
+                if let bits = densePostings[number] { slots.formUnion(bits) } else { slots.formUnion(postings[Int(number)]) }
+                if let bits = denseTitlePostings[number] { titleSlots.formUnion(bits) } else { titleSlots.formUnion(titlePostings[Int(number)]) }
             }
             return Matcher(slots: slots, titleSlots: titleSlots)
         case .phrase(let words):
             let slots = phraseSlots[words] ?? none
             let sequence = words.compactMap { numbers[$0] }
             guard sequence.count == words.count else { return Matcher(slots: slots, titleSlots: none) }
-            var titleSlots = SlotSet(titlePostings[Int(sequence[0])], capacity: capacity)
-            for number in sequence.dropFirst() { titleSlots.formIntersection(SlotSet(titlePostings[Int(number)], capacity: capacity)) }
+            var titleSlots = self.slots(of: sequence[0], in: titlePostings, dense: denseTitlePostings)
+            for number in sequence.dropFirst() { titleSlots.formIntersection(self.slots(of: number, in: titlePostings, dense: denseTitlePostings)) }
             return Matcher(slots: slots, titleSlots: titleSlots, phrase: sequence)
         }
     }
@@ -235,27 +283,42 @@ struct AnnouncementSearchSnapshot: Sendable {
         SlotSet(ids.compactMap { slotsByID[$0] }, capacity: entries.count)
     }
 
-    /// One page of the announcements matching `query` that `allows` lets the reader find, in
-    /// the order ``FluentAnnouncementRepository/search(_:offset:limit:visibility:)`` gives, and
-    /// how many there are in all.
+    /// The slots of the announcements `allows` lets a reader find at `now` (seconds since 1970),
+    /// and until when that holds: the first publication or expiry after `now` among all held.
+    func visibleSlots(at now: Double, allows: (Entry) -> Bool) -> (slots: SlotSet, until: Double) {
+        var slots = SlotSet(capacity: entries.count)
+        var until = Double.infinity
+        for (slot, entry) in entries.enumerated() where !entry.isRemoved {
+            if let publishAt = entry.publishAt, publishAt > now { until = min(until, publishAt) }
+            if let expiresAt = entry.expiresAt, expiresAt > now { until = min(until, expiresAt) }
+            if allows(entry) { slots.formUnion(CollectionOfOne(UInt32(slot))) }
+        }
+        return (slots, until)
+    }
+
+    /// One page of the announcements matching `query` among `visible` (``visibleSlots(at:allows:)``),
+    /// in the order ``FluentAnnouncementRepository/search(_:offset:limit:visibility:)`` gives, and
+    /// how many there are in all. Hidden announcements are set aside by one intersection before
+    /// anything is counted or ranked, so the work done for each match a reader may not see is
+    /// nil and the time a search takes tells next to nothing about them.
     ///
     /// - Parameter phraseSlots: for each phrase of the query, the slots of the announcements
     ///   holding it (phrases in bodies are matched by the database's index: word positions are
     ///   not held here).
     func search(
-        _ query: SearchQuery, phraseSlots: [[String]: SlotSet], offset: Int, limit: Int, allows: (Entry) -> Bool
+        _ query: SearchQuery, phraseSlots: [[String]: SlotSet], visible: SlotSet, offset: Int, limit: Int
     ) -> (ids: [Int], total: Int) {
         guard !query.terms.isEmpty else { return ([], 0) }
         // The same tiers as the database's search: every term whole in the title, then with the
         // word being typed as a beginning, then every term whole anywhere, then the rest.
-        let matching = intersection(query.terms.map { matcher($0, phraseSlots: phraseSlots) })
+        var matching = intersection(query.terms.map { matcher($0, phraseSlots: phraseSlots) })
+        matching.slots.formIntersection(visible)
         let whole = query.hasPrefix ? intersection(query.whole.terms.map { matcher($0, phraseSlots: phraseSlots) }) : matching
         var total = 0
         var best = PageSelection(size: offset + limit)
         entries.withUnsafeBufferPointer { entries in
             matching.slots.forEach { slot in
                 let entry = entries[Int(slot)]
-                guard !entry.isRemoved, allows(entry) else { return }
                 total += 1
                 let tier: UInt8 =
                     if whole.titleSlots.contains(slot) { 0 }

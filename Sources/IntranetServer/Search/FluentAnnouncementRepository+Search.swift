@@ -32,15 +32,8 @@ extension FluentAnnouncementRepository {
             phraseSlots[words] = snapshot.slots(of: try await Self.announcements(holding: words, on: sql))
         }
         let now = now()
-        let moment = now.timeIntervalSince1970
-        let (ids, total) = snapshot.search(query, phraseSlots: phraseSlots, offset: offset, limit: limit) { entry in
-            guard entry.isLive(at: moment) else { return false }
-            switch resolved {
-            case .everything: return true
-            case .unrestricted, .reader: return !entry.isRestricted
-            case .granted(let ids): return !entry.isRestricted || ids.contains(entry.id)
-            }
-        }
+        let visible = memory.visibleSlots(for: resolved, in: snapshot, stamp: stamp, at: now)
+        let (ids, total) = snapshot.search(query, phraseSlots: phraseSlots, visible: visible, offset: offset, limit: limit)
         // The page's rows by id alone, checked here by the same rule as the search (a filter
         // of thousands of granted ids in SQL cost more than the search itself).
         let items = try await announcements(ids) { AnnouncementModel.query(on: database) }

@@ -24,6 +24,31 @@ struct SlotSet: Sendable {
         }
     }
 
+    /// Adds `slot`, making room for it if it is beyond the capacity.
+    mutating func insert(_ slot: UInt32) {
+        let index = Int(slot >> 6)
+        if index >= words.count { words += Array(repeating: 0, count: index + 1 - words.count) }
+        words[index] |= 1 << UInt64(slot & 63)
+    }
+
+    /// The set with room for the numbers below `capacity` (none dropped: it only grows).
+    func resized(to capacity: Int) -> SlotSet {
+        var resized = self
+        let count = (capacity + 63) / 64
+        if count > words.count { resized.words += Array(repeating: 0, count: count - words.count) }
+        return resized
+    }
+
+    /// Adds the numbers of `other` (of no larger capacity).
+    mutating func formUnion(_ other: SlotSet) {
+        precondition(other.words.count <= words.count, "a union with a larger slot set")
+        words.withUnsafeMutableBufferPointer { words in
+            other.words.withUnsafeBufferPointer { others in
+                for index in others.indices { words[index] |= others[index] }
+            }
+        }
+    }
+
     /// Keeps only the numbers `other` holds too (both of the same capacity).
     mutating func formIntersection(_ other: SlotSet) {
         precondition(words.count == other.words.count, "slot sets of different capacities")
@@ -31,6 +56,14 @@ struct SlotSet: Sendable {
             other.words.withUnsafeBufferPointer { others in
                 for index in words.indices { words[index] &= others[index] }
             }
+        }
+    }
+
+    /// Whether both hold the same numbers (whatever their capacities).
+    func elementsEqual(_ other: SlotSet) -> Bool {
+        let count = max(words.count, other.words.count)
+        return (0..<count).allSatisfy { index in
+            (index < words.count ? words[index] : 0) == (index < other.words.count ? other.words[index] : 0)
         }
     }
 
