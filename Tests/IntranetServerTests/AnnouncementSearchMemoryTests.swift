@@ -231,4 +231,21 @@ struct AnnouncementSearchSnapshotTests {
         }
         #expect(sparse.search(try SearchQuery.parse("security"), phraseSlots: [:], visible: sparse.visibleSlots(at: 0) { _ in true }.slots, offset: 0, limit: 5).total > 20)
     }
+
+    @Test("words are told apart by their bytes, as the database's index tells them: two spellings of one Hangul syllable are two words")
+    func bytesNotEquivalence() {
+        var snapshot = AnnouncementSearchSnapshot()
+        for (id, title) in [(1, "\u{D55C}"), (2, "\u{1112}\u{1161}\u{11AB}")] {
+            var document = AnnouncementSearchIndex.Document(title: "", body: nil)
+            document.title = title
+            let entry = AnnouncementSearchSnapshot.Entry(
+                id: id, revision: 1, createdAt: 0, isPublished: true, publishAt: nil, expiresAt: nil, isRestricted: false)
+            snapshot.add(AnnouncementSearchSnapshot.Row(entry, document: document))
+        }
+        let visible = snapshot.visibleSlots(at: 0) { _ in true }.slots
+        for (word, expected) in [("\u{D55C}", [1]), ("\u{1112}\u{1161}\u{11AB}", [2])] {
+            let found = snapshot.search(SearchQuery(terms: [.word(word, prefix: false)]), phraseSlots: [:], visible: visible, offset: 0, limit: 10)
+            #expect(found.ids == expected)
+        }
+    }
 }

@@ -39,4 +39,12 @@ struct SearchTextTests {
         #expect(positions == 256, "at most 256 positions a word")
         #expect(AnnouncementSearchIndex.Document(title: "", body: nil).tsvector == "")
     }
+
+    @Test("a snippet marks a long match whole: words touching the first mark extend it past the snippet's usual length")
+    func longMatch() throws {
+        let run = String(repeating: "新年快乐农历春节", count: 25)  // 200 ideographs
+        let snippet = try #require(SnippetMaker.snippet(of: run + " and more", for: try SearchQuery.parse(run)))
+        #expect(snippet.matches == [[0, 200]], "\(snippet.matches)")
+        #expect(snippet.text.unicodeScalars.count >= 200)
+    }
 }

@@ -85,7 +85,9 @@ final class AnnouncementSearchMemory: Service, ChangeListener, Sendable {
         for visibility: Visibility, in snapshot: AnnouncementSearchSnapshot, stamp: UInt64, at now: Date
     ) -> SlotSet {
         let moment = now.timeIntervalSince1970
-        if let kept = visibleKept.withLock({ $0[visibility] }), kept.stamp == stamp, moment < kept.until { return kept.slots }
+        if let kept = visibleKept.withLock({ $0[visibility] }), kept.stamp == stamp, kept.from <= moment, moment < kept.until {
+            return kept.slots
+        }
         let (slots, until) = snapshot.visibleSlots(at: moment) { entry in
             guard entry.isLive(at: moment) else { return false }
             switch visibility {
@@ -96,14 +98,16 @@ final class AnnouncementSearchMemory: Service, ChangeListener, Sendable {
         }
         visibleKept.withLock { kept in
             if kept.count >= Self.maxVisibilitiesKept { kept.removeAll() }
-            kept[visibility] = (stamp, until, slots)
+            kept[visibility] = (stamp, moment, until, slots)
         }
         return slots
     }
 
     /// The most visibilities whose slots are kept (12.5 KB each for 100,000 announcements).
     static let maxVisibilitiesKept = 64
-    private let visibleKept = Mutex<[Visibility: (stamp: UInt64, until: Double, slots: SlotSet)]>([:])
+    /// By visibility: the slots, for the snapshot of `stamp`, from the moment they were worked
+    /// out until the first publication or expiry after it.
+    private let visibleKept = Mutex<[Visibility: (stamp: UInt64, from: Double, until: Double, slots: SlotSet)]>([:])
 
     /// How many searches were answered from memory (for tests and diagnostics).
     var answers: Int { state.withLock { $0.answers } }
@@ -305,10 +309,10 @@ extension AnnouncementSearchSnapshot.Entry {
             isRestricted: try row.decode(column: "is_restricted", as: Bool.self))
     }
 
-    /// Whether `other` is the same revision with the same visibility (a hand write may change
-    /// status, window or restriction without a new revision).
+    /// Whether `other` is the same revision with the same visibility and rank (a hand write may
+    /// change status, window, restriction or creation time without a new revision).
     func isSame(as other: Self) -> Bool {
         revision == other.revision && isPublished == other.isPublished && publishAt == other.publishAt
-            && expiresAt == other.expiresAt && isRestricted == other.isRestricted
+            && expiresAt == other.expiresAt && isRestricted == other.isRestricted && createdAt == other.createdAt
     }
 }

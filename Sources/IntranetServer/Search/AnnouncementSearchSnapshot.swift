@@ -43,9 +43,9 @@ struct AnnouncementSearchSnapshot: Sendable {
         init(_ entry: Entry, document: AnnouncementSearchIndex.Document) {
             self.entry = entry
             title = document.title.utf8.split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
-            var words = Set(title)
-            for word in document.body.utf8.split(separator: 0x20) { words.insert(String(decoding: word, as: UTF8.self)) }
-            self.words = Array(words)
+            var words = Set(title.map(FoldedWord.init))
+            for word in document.body.utf8.split(separator: 0x20) { words.insert(FoldedWord(String(decoding: word, as: UTF8.self))) }
+            self.words = words.map(\.text)
         }
     }
 
@@ -54,7 +54,7 @@ struct AnnouncementSearchSnapshot: Sendable {
     /// By slot: the title's words, as term numbers, in order (phrases within titles).
     private var titles: [[UInt32]] = []
     private var slotsByID: [Int: UInt32] = [:]
-    private var numbers: [String: UInt32] = [:]
+    private var numbers: [FoldedWord: UInt32] = [:]
     private var terms: [String] = []
     /// Term numbers in the UTF-8 byte order of their terms: where the words beginning so are.
     private var sortedTerms: [UInt32] = []
@@ -174,12 +174,12 @@ struct AnnouncementSearchSnapshot: Sendable {
     }
 
     private mutating func number(of term: String, sortingLater: Bool) -> UInt32 {
-        if let number = numbers[term] { return number }
+        if let number = numbers[FoldedWord(term)] { return number }
         let number = UInt32(terms.count)
         terms.append(term)
         postings.append([])
         titlePostings.append([])
-        numbers[term] = number
+        numbers[FoldedWord(term)] = number
         if sortingLater {
             isSorted = false
         } else {
@@ -231,7 +231,7 @@ struct AnnouncementSearchSnapshot: Sendable {
         let none = SlotSet(capacity: capacity)
         switch term {
         case .word(let word, false):
-            guard let number = numbers[word] else { return Matcher(slots: none, titleSlots: none) }
+            guard let number = numbers[FoldedWord(word)] else { return Matcher(slots: none, titleSlots: none) }
             return Matcher(
                 slots: slots(of: number, in: postings, dense: densePostings),
                 titleSlots: slots(of: number, in: titlePostings, dense: denseTitlePostings))
@@ -245,7 +245,7 @@ struct AnnouncementSearchSnapshot: Sendable {
             return Matcher(slots: slots, titleSlots: titleSlots)
         case .phrase(let words):
             let slots = phraseSlots[words] ?? none
-            let sequence = words.compactMap { numbers[$0] }
+            let sequence = words.compactMap { numbers[FoldedWord($0)] }
             guard sequence.count == words.count else { return Matcher(slots: slots, titleSlots: none) }
             var titleSlots = self.slots(of: sequence[0], in: titlePostings, dense: denseTitlePostings)
             for number in sequence.dropFirst() { titleSlots.formIntersection(self.slots(of: number, in: titlePostings, dense: denseTitlePostings)) }
@@ -329,5 +329,25 @@ struct AnnouncementSearchSnapshot: Sendable {
             }
         }
         return (Array(best.ordered().dropFirst(offset).map(\.id)), total)
+    }
+}
+
+/// A folded word compared and hashed by its UTF-8 bytes, as FTS5 and PostgreSQL compare words
+/// (a `String` compares by canonical equivalence: two spellings of one Hangul syllable would be
+/// one word here and two in the database).
+struct FoldedWord: Hashable, Sendable {
+    let text: String
+
+    init(_ text: String) {
+        self.text = text
+    }
+
+    static func == (a: FoldedWord, b: FoldedWord) -> Bool {
+        a.text.utf8.elementsEqual(b.text.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

@@ -16,7 +16,10 @@ enum SnippetMaker {
         let wanted = query.markedWords
         var marks: [(start: Int, end: Int)] = []
         SearchText.forEachWord(in: text) { word in
-            if let reach, let first = marks.first, word.start >= first.start + reach { return false }
+            // Past the reach, and past the last mark (a word touching it still extends it).
+            if let reach, let first = marks.first, let last = marks.last, word.start >= first.start + reach, word.start > last.end {
+                return false
+            }
             // Bytes, as the index compares words (and faster than comparing characters).
             guard wanted.contains(where: { $0.prefix ? word.folded.utf8.starts(with: $0.word.utf8) : word.folded.utf8.elementsEqual($0.word.utf8) }) else {
                 return true
