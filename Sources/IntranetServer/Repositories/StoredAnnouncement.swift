@@ -103,10 +103,17 @@ enum Visibility: Sendable, Hashable {
     /// Whether this visibility shows `announcement` at `now`; `.reader` must have been resolved
     /// to ``granted(_:)`` (it shows only unrestricted ones otherwise).
     func allows(_ announcement: StoredAnnouncement, at now: Date) -> Bool {
+        if case .everything = self { return true }
+        return reaches(id: announcement.id, isRestricted: announcement.isRestricted) && announcement.isLive(at: now)
+    }
+
+    /// Whether this visibility's caller may read announcement `id`, restricted or not, whether
+    /// or not it is live (the search in memory asks this of what it holds).
+    func reaches(id: Int, isRestricted: Bool) -> Bool {
         switch self {
         case .everything: true
-        case .unrestricted, .reader: !announcement.isRestricted && announcement.isLive(at: now)
-        case .granted(let ids): (!announcement.isRestricted || ids.contains(announcement.id)) && announcement.isLive(at: now)
+        case .unrestricted, .reader: !isRestricted
+        case .granted(let ids): !isRestricted || ids.contains(id)
         }
     }
 }

@@ -88,13 +88,9 @@ final class AnnouncementSearchMemory: Service, ChangeListener, Sendable {
         if let kept = visibleKept.withLock({ $0[visibility] }), kept.stamp == stamp, kept.from <= moment, moment < kept.until {
             return kept.slots
         }
+        // Searches find what is live, for editors too.
         let (slots, until) = snapshot.visibleSlots(at: moment) { entry in
-            guard entry.isLive(at: moment) else { return false }
-            switch visibility {
-            case .everything: return true
-            case .unrestricted, .reader: return !entry.isRestricted
-            case .granted(let ids): return !entry.isRestricted || ids.contains(entry.id)
-            }
+            entry.isLive(at: moment) && visibility.reaches(id: entry.id, isRestricted: entry.isRestricted)
         }
         visibleKept.withLock { kept in
             if kept.count >= Self.maxVisibilitiesKept { kept.removeAll() }
