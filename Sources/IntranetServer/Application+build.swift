@@ -6,7 +6,7 @@ import Synchronization
 
 /// The intranet server: an application ready to `runService()`, plus what tests reach into.
 struct IntranetServer {
-    var application: Application<RouterResponder<AppRequestContext>>
+    var application: Application<ShallowResponder<RouterResponder<AppRequestContext>>>
     var database: DatabaseService
     var cache: ResponseCache
     var routes: [RouteBook<AppRequestContext>.Route]
@@ -127,7 +127,7 @@ func makeServer(
     // the change feed vouches for it. (A handler per connection: it follows that connection.)
     let answersEarly = !configuration.requiresSignature
     let application = Application(
-        router: router,
+        responder: ShallowResponder(inner: router.buildResponder()),
         server: .http1(configuration: .init(additionalChannelHandlers: [ContinueHandler()] + (answersEarly ? [
             PublicAnswerHandler(
                 cache: dependencies.cache, sessions: dependencies.accounts, now: configuration.now, recorder: recorder,

@@ -50,8 +50,9 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    /// A request passed to the application, whose answer may be kept.
-    private struct Recording {
+    /// A request passed to the application, whose answer may be kept (a class: the queue of
+    /// them then takes a word a place, and every open connection keeps that queue).
+    private final class Recording {
         /// The key the answer is kept under (a signed-in caller's with their view).
         let key: PublicAnswerKey
         /// For a signed-in request, its token's hash and the session remembered when it arrived:
@@ -63,6 +64,16 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let generation: ResponseCache.Generation
         var head: HTTPResponse?
         var body: ByteBuffer?
+
+        init(
+            key: PublicAnswerKey, session: (tokenHash: String, remembered: SessionRememberingAccountRepository.Remembered)?,
+            domains: ChangeDomains, generation: ResponseCache.Generation
+        ) {
+            self.key = key
+            self.session = session
+            self.domains = domains
+            self.generation = generation
+        }
     }
 
     private let cache: ResponseCache
@@ -75,8 +86,10 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Records each answer given here, as the application records its own.
     private let recorder: ExchangeRecorder
     /// One element per request passed to the application and not yet fully answered, oldest
-    /// first; `nil` for a request whose answer is not to be kept.
-    private var awaitingAnswers = CircularBuffer<Recording?>()
+    /// first; `nil` for a request whose answer is not to be kept. Room for two to begin with (it
+    /// grows when a client pipelines more): every open connection keeps it, a live stream for
+    /// hours, and NIO's default of 16 places of the struct this was took 5 KB.
+    private var awaitingAnswers = CircularBuffer<Recording?>(initialCapacity: 2)
     /// The rest of a request answered here (its `.end`) is not passed on.
     private var isDroppingRequestParts = false
     /// A request passed on asked to close the connection: the application closes it after that
@@ -161,15 +174,14 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         case .body(let chunk):
             // A page's body is one person's: what is kept is the page the application offered.
-            guard var recording = awaitingAnswers[oldest], !recording.key.isPage else { return }
-            awaitingAnswers[oldest] = nil  // keeps `recording`'s buffer unique while it grows
+            guard let recording = awaitingAnswers[oldest], !recording.key.isPage else { return }
             if recording.body == nil {
                 recording.body = chunk
             } else {
                 recording.body!.writeImmutableBuffer(chunk)
             }
-            if recording.body!.readableBytes <= PublicAnswer.maxBodySize {
-                awaitingAnswers[oldest] = recording
+            if recording.body!.readableBytes > PublicAnswer.maxBodySize {
+                awaitingAnswers[oldest] = nil
             }
         case .end:
             guard let recording = awaitingAnswers.removeFirst(), let head = recording.head else { return }
