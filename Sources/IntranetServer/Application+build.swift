@@ -122,13 +122,16 @@ func makeServer(
         logger.notice("No accounts yet. Create the first admin with: intranet-server users create --username admin --role admin")
     }
     let (router, routes, recorder) = buildRouter(dependencies)
-    // Signed-out reads answered on the event loop must need nothing but their target and
-    // headers: not when requests must be signed. On PostgreSQL the cache serves them only while
+    // Signed-out reads and live streams answered on the event loop must need nothing but their
+    // target and headers: not when requests must be signed. On PostgreSQL the cache serves them only while
     // the change feed vouches for it. (A handler per connection: it follows that connection.)
     let answersEarly = !configuration.requiresSignature
     let application = Application(
         responder: ShallowResponder(inner: router.buildResponder()),
         server: .http1(configuration: .init(additionalChannelHandlers: [ContinueHandler()] + (answersEarly ? [
+            EventStreamHandler(
+                hub: dependencies.events, sessions: dependencies.accounts, allowsAnonymousReading: configuration.allowsAnonymousReading,
+                now: configuration.now, recorder: recorder, logger: logger),
             PublicAnswerHandler(
                 cache: dependencies.cache, sessions: dependencies.accounts, now: configuration.now, recorder: recorder,
                 opens: dependencies.opens, logger: logger)

@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 import Testing
 @testable import IntranetServer
 
@@ -44,6 +45,34 @@ struct EventQueueTests {
         try await Task.sleep(for: .milliseconds(50))
         waiting.cancel()
         #expect(await waiting.value == nil)
+    }
+
+    @Test("a reader on an event loop is called once for what arrives until it finds the queue empty, and told when it ended")
+    func eventLoopReaders() {
+        let queue = EventQueue(limit: 8)
+        let calls = Mutex(0)
+        queue.push(ServerSentEvents.position(1))
+        queue.onArrival { calls.withLock { $0 += 1 } }
+        queue.push(ServerSentEvents.position(2))
+        #expect(calls.withLock { $0 } == 0, "a message already waited when it attached: it takes at once")
+        guard case .message(let first) = queue.take(), case .message = queue.take(), case .nothing = queue.take() else {
+            Issue.record("not two messages, then nothing")
+            return
+        }
+        #expect(String(buffer: first) == "id: 1\n\n")
+        queue.push(ServerSentEvents.position(3))
+        queue.push(ServerSentEvents.position(4))
+        #expect(calls.withLock { $0 } == 1, "one call for both")
+        _ = queue.take()
+        _ = queue.take()
+        guard case .nothing = queue.take() else { return }
+        queue.close(with: .signedOut)
+        #expect(calls.withLock { $0 } == 2)
+        guard case .message(let closing) = queue.take(), case .finished = queue.take() else {
+            Issue.record("no closing message, then the end")
+            return
+        }
+        #expect(String(buffer: closing) == "event: closing\ndata: {\"reason\":\"signed-out\"}\n\n")
     }
 
     @Test("an event's data is one line of JSON with the id first and the tag escaped")

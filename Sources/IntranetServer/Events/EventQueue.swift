@@ -8,14 +8,34 @@ import Synchronization
 /// saying why (``close(with:)``) and ends, so a slow client never makes the server hold more
 /// than `limit` + 1 messages for it. It reconnects with the id of the last event it read, and
 /// gets the rest from the log.
+///
+/// It is read one of two ways: by a task awaiting ``next()`` (a stream the application
+/// answers), or from its channel's event loop (``EventStreamHandler``): ``onArrival(_:)`` says
+/// when to ``take()`` what waits, and the channel's writability says how much.
 final class EventQueue: Sendable {
     private struct State {
-        var waiting: CircularBuffer<ByteBuffer> = []
+        /// Starts with room for two: an idle stream (most of them) keeps this for hours, and
+        /// NIO's default of 16 places cost 0.3 KB a stream.
+        var waiting = CircularBuffer<ByteBuffer>(initialCapacity: 2)
         var reader: CheckedContinuation<ByteBuffer?, Never>?
         /// Set once the queue ends: no more messages are taken.
         var isEnded = false
         /// Why it ended, for the stream to log and for tests.
         var reason: EventStreamEnd?
+        /// Called when a message arrives or the queue ends while no call is pending (a reader
+        /// on an event loop; see ``onArrival(_:)``).
+        var arrival: (@Sendable () -> Void)?
+        /// Set from a call of `arrival` until ``take()`` finds the queue empty.
+        var isArrivalPending = false
+    }
+
+    /// What ``take()`` finds.
+    enum Taken {
+        case message(ByteBuffer)
+        /// Nothing waits; the reader is called when something does.
+        case nothing
+        /// The queue ended and everything in it was taken.
+        case finished
     }
 
     /// The most messages kept waiting for a slow client.
@@ -45,6 +65,7 @@ final class EventQueue: Sendable {
             return (nil, nil)
         }
         reader?.resume(returning: message)
+        if reader == nil { callArrival() }
     }
 
     /// Ends the queue with a last message saying why, after what already waits.
@@ -63,6 +84,37 @@ final class EventQueue: Sendable {
             return nil
         }
         reader?.resume(returning: closing)
+        if reader == nil { callArrival() }
+    }
+
+    /// Reads the queue without a task: `arrival` is called (on the pushing thread, outside the
+    /// queue's lock) when a message arrives or the queue ends, once until ``take()`` next finds
+    /// nothing waiting. The caller then takes what it can write; what it leaves waits, and
+    /// counts against ``limit``. Call ``take()`` right after: messages may already wait.
+    func onArrival(_ arrival: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            state.arrival = arrival
+            state.isArrivalPending = true
+        }
+    }
+
+    /// The oldest waiting message, without waiting.
+    func take() -> Taken {
+        state.withLock { state in
+            if let first = state.waiting.popFirst() { return .message(first) }
+            state.isArrivalPending = false
+            return state.isEnded ? .finished : .nothing
+        }
+    }
+
+    /// Calls the event-loop reader, unless a call is pending.
+    private func callArrival() {
+        let arrival: (@Sendable () -> Void)? = state.withLock { state in
+            guard let arrival = state.arrival, !state.isArrivalPending else { return nil }
+            state.isArrivalPending = true
+            return arrival
+        }
+        arrival?()
     }
 
     /// Why the queue ended, once it has.

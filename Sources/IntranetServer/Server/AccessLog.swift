@@ -26,7 +26,8 @@ final class AccessLog: Sendable {
         var bytes: Int?
         var duration: Duration
         var userID: Int?
-        /// Answered on the event loop from the cache (``PublicAnswerHandler``).
+        /// Answered on the event loop: from the cache (``PublicAnswerHandler``) or a live stream
+        /// (``EventStreamHandler``).
         var early: Bool
     }
 

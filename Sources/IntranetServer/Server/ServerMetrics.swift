@@ -7,7 +7,8 @@ import Synchronization
 /// server's own, and written in the Prometheus text format by `GET /metrics`.
 ///
 /// - `http_requests_total{route,method,status,answered}`: every request, `answered` being
-///   `application` or `early` (from the cache on the event loop);
+///   `application` or `early` (on the event loop: from the cache, or a
+///   live stream);
 /// - `http_request_duration_seconds{route,method}`: a histogram of the time to answer;
 /// - `intranet_cache_lookups_total{cache,result}`: the route cache (`cache="route"`), the
 ///   early answers (`cache="early"`) and the remembered sessions (`cache="sessions"`), `result`
