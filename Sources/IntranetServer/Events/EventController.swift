@@ -68,12 +68,12 @@ struct EventController: Sendable {
         return Response(status: .ok, headers: Self.streamHeaders(), body: body)
     }
 
-    /// The head of an open stream, in storage of its own with room for the two fields added on
-    /// the way out (`X-Request-Id`, `Date`): a stream keeps its head for as long as it lasts,
-    /// and growing the shared one doubled its storage (0.5 KB a stream).
-    static func streamHeaders() -> HTTPFields {
+    /// The head of an open stream, in storage of its own with room for the fields added on the
+    /// way out (`X-Request-Id` and `Date`, and more when `adding`): a stream keeps its head for
+    /// as long as it lasts, and growing the shared one doubled its storage (0.5 KB a stream).
+    static func streamHeaders(adding: Int = 2) -> HTTPFields {
         var fields = HTTPFields()
-        fields.reserveCapacity(headers.count + 2)
+        fields.reserveCapacity(headers.count + adding)
         fields.append(contentsOf: headers)
         return fields
     }

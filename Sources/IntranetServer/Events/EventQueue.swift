@@ -49,23 +49,24 @@ final class EventQueue: Sendable {
     /// Adds a message, unless the queue ended; a message past the limit ends it instead, as
     /// too slow.
     func push(_ message: ByteBuffer) {
-        let (reader, message): (CheckedContinuation<ByteBuffer?, Never>?, ByteBuffer?) = state.withLock { state in
-            guard !state.isEnded else { return (nil, nil) }
+        // The reader to hand it to, and whether this push ended the queue.
+        let (reader, endedNow): (CheckedContinuation<ByteBuffer?, Never>?, Bool) = state.withLock { state in
+            guard !state.isEnded else { return (nil, false) }
             if let reader = state.reader {
                 state.reader = nil
-                return (reader, message)
+                return (reader, false)
             }
             guard state.waiting.count < limit else {
                 state.waiting.append(ServerSentEvents.closing(.tooSlow))
                 state.isEnded = true
                 state.reason = .tooSlow
-                return (nil, nil)
+                return (nil, true)
             }
             state.waiting.append(message)
-            return (nil, nil)
+            return (nil, false)
         }
         reader?.resume(returning: message)
-        if reader == nil { callArrival() }
+        if reader == nil { callArrival(evenIfPending: endedNow) }
     }
 
     /// Ends the queue with a last message saying why, after what already waits.
@@ -84,18 +85,24 @@ final class EventQueue: Sendable {
             return nil
         }
         reader?.resume(returning: closing)
-        if reader == nil { callArrival() }
+        if reader == nil { callArrival(evenIfPending: true) }
     }
 
     /// Reads the queue without a task: `arrival` is called (on the pushing thread, outside the
-    /// queue's lock) when a message arrives or the queue ends, once until ``take()`` next finds
-    /// nothing waiting. The caller then takes what it can write; what it leaves waits, and
+    /// queue's lock) when a message arrives, once until ``take()`` next finds nothing waiting,
+    /// and when the queue ends (whatever waits: a reader that stopped for a socket that takes
+    /// nothing learns that its client is now too slow). The caller then takes what it can write; what it leaves waits, and
     /// counts against ``limit``. Call ``take()`` right after: messages may already wait.
     func onArrival(_ arrival: @escaping @Sendable () -> Void) {
         state.withLock { state in
             state.arrival = arrival
             state.isArrivalPending = true
         }
+    }
+
+    /// Calls the event-loop reader no more (its stream ended).
+    func stopArrivals() {
+        state.withLock { $0.arrival = nil }
     }
 
     /// The oldest waiting message, without waiting.
@@ -107,10 +114,10 @@ final class EventQueue: Sendable {
         }
     }
 
-    /// Calls the event-loop reader, unless a call is pending.
-    private func callArrival() {
+    /// Calls the event-loop reader, unless a call is pending (and this is not the end).
+    private func callArrival(evenIfPending: Bool = false) {
         let arrival: (@Sendable () -> Void)? = state.withLock { state in
-            guard let arrival = state.arrival, !state.isArrivalPending else { return nil }
+            guard let arrival = state.arrival, evenIfPending || !state.isArrivalPending else { return nil }
             state.isArrivalPending = true
             return arrival
         }

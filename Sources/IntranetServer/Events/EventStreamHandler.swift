@@ -12,21 +12,24 @@ import NIOHTTPTypes
 ///
 /// Sits in each connection's pipeline before ``PublicAnswerHandler``. A request is streamed
 /// here only when nothing else is asked of the application first, as ``EventController`` would
-/// stream it: a `GET` of `/events` asking for `text/event-stream` by name, with a `Last-Event-ID`
-/// of at most 64 bytes, signed out where anonymous reading is allowed, or with a bearer token or
-/// the web session's cookie whose session ``SessionRememberingAccountRepository`` remembers
-/// without the database. Every other request goes on to the application, which answers all of
+/// stream it: a `GET` of `/events` without a body, asking for `text/event-stream` by name, with
+/// a `Last-Event-ID` of at most 64 bytes, signed out where anonymous reading is allowed, or with
+/// a bearer token or the web session's cookie whose session
+/// ``SessionRememberingAccountRepository`` remembers without the database; and not after a
+/// request that asked to close the connection. Every other request goes on to the application, which answers all of
 /// them — a `HEAD`, a refusal, an unknown token — as before. Answers leave in request order: a
 /// stream starts only when every earlier request of the connection has been answered.
 ///
 /// The head and messages are those of the application's streams; the queue's messages are
 /// written while the socket takes them (the queue's limit then cuts a client that reads too
-/// slowly, as for the application's streams). A stream ends as they do — its session ended,
-/// the client too slow, the server shutting down (the quiesce event, which would otherwise close
-/// the connection at once, ends the stream with its `closing` message first) — and then the
-/// connection closes: requests a client pipelined after a stream are not answered. A client that
-/// goes away frees its stream at once. If opening the stream fails (the change log cannot be
-/// read), the request goes on to the application, which answers with the error.
+/// slowly, as for the application's streams; one that still takes nothing
+/// ``slowClientGrace`` after its queue ended is cut off). A stream ends as they do — its session ended, the client
+/// too slow, the server shutting down (the quiesce event, which would otherwise close the
+/// connection at once, ends the stream with its `closing` message first) — and then the
+/// connection closes, as the head says (`Connection: close`): requests a client pipelined after
+/// a stream are not answered. A client that goes away (or half-closes: the server cannot tell)
+/// frees its stream at once. If opening the stream fails (the change log cannot be read), the
+/// request goes on to the application, which answers with the error.
 final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -39,11 +42,27 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case none
         /// Opening (the hub reads where the log stands); the request waits to go on to the
         /// application should that fail.
-        case opening(HTTPRequest, shutdownAsked: Bool)
+        case opening(Opening)
         case streaming(EventHub.Subscription)
         /// Ended: the last parts are written and the connection closes.
         case ended
     }
+
+    /// What arrived while a stream was opening.
+    private struct Opening {
+        let request: HTTPRequest
+        /// The request's `.end` arrived (it is made up, never, for the application).
+        var isRequestEnded = false
+        /// Parts after the request arrived (pipelined requests): dropped, so the connection
+        /// must close after the application's answer if the stream does not open.
+        var droppedParts = false
+        /// The server began shutting down.
+        var shutdownAsked = false
+    }
+
+    /// How long a client whose queue ended for reading too slowly may still take nothing before
+    /// its connection is closed.
+    static let slowClientGrace = TimeAmount.seconds(10)
 
     private let hub: EventHub
     private let sessions: SessionRememberingAccountRepository?
@@ -54,6 +73,10 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var phase = Phase.none
     /// Requests passed to the application whose answers have not ended.
     private var answering = 0
+    /// A request passed on asked to close the connection after its answer.
+    private var isClosing = false
+    /// Closes a connection whose client stopped reading after its stream ended.
+    private var slowClientCutOff: Scheduled<Void>?
 
     init(
         hub: EventHub, sessions: SessionRememberingAccountRepository?, allowsAnonymousReading: Bool,
@@ -68,15 +91,41 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .none = phase else { return }  // a stream's connection reads nothing more
-        if case .head(let request) = unwrapInboundIn(data) {
-            if answering == 0, context.channel.isWritable, let viewer = viewer(for: request) {
+        let part = unwrapInboundIn(data)
+        switch phase {
+        case .none:
+            break
+        case .opening(var opening):
+            // The request's own end is remembered; anything after it is dropped.
+            if case .end = part, !opening.isRequestEnded, !opening.droppedParts {
+                opening.isRequestEnded = true
+            } else {
+                opening.droppedParts = true
+            }
+            phase = .opening(opening)
+            return
+        case .streaming, .ended:
+            return  // a stream's connection reads nothing more
+        }
+        if case .head(let request) = part {
+            if answering == 0, !isClosing, context.channel.isWritable, let viewer = viewer(for: request) {
                 open(request, for: viewer, context: context)
                 return
             }
             answering += 1
+            isClosing = isClosing || PublicAnswerKey.asksToClose(request)
         }
         context.fireChannelRead(data)
+    }
+
+    /// A request that cannot be read while a stream is open or opening (a client sending
+    /// garbage after it) closes the connection: nothing may be written into the stream's body.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard case .none = phase else {
+            context.close(promise: nil)
+            return
+        }
+        context.fireErrorCaught(error)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -92,7 +141,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if case .streaming(let subscription) = phase { hub.close(subscription) }
+        if case .streaming(let subscription) = phase { end(subscription) }
         phase = .ended
         context.fireChannelInactive()
     }
@@ -105,8 +154,9 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch phase {
         case .none:
             context.fireUserInboundEventTriggered(event)
-        case .opening(let request, _):
-            phase = .opening(request, shutdownAsked: true)
+        case .opening(var opening):
+            opening.shutdownAsked = true
+            phase = .opening(opening)
         case .streaming(let subscription):
             subscription.queue.close(with: .shutdown)
         case .ended:
@@ -121,6 +171,8 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard request.method == .get, let target = request.path,
             target.prefix(while: { $0 != "?" }) == EventController.path,
             EventController.asks(request.headerFields) == .stream,
+            // No body: nothing but its end follows the head.
+            (request.headerFields[.contentLength] ?? "0") == "0", request.headerFields[.transferEncoding] == nil,
             request.headerFields[values: .lastEventID].count <= 1,
             (request.headerFields[.lastEventID]?.utf8.count ?? 0) <= 64
         else { return nil }
@@ -129,7 +181,8 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if let authorization = authorizations.first {
             guard authorizations.count == 1, let bearer = SessionToken.bearer(in: authorization) else { return nil }
             token = bearer
-        } else if let cookie = Cookies(from: request.headerFields[values: .cookie])[WebCookies.session]?.value, !cookie.isEmpty {
+        } else if let cookie = Cookies(from: request.headerFields[values: .cookie])[WebCookies.session]?.value {
+            guard !cookie.isEmpty else { return nil }  // the application refuses it
             token = cookie
         } else {
             return allowsAnonymousReading ? EventHub.Viewer(user: nil, token: nil) : nil
@@ -139,7 +192,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func open(_ request: HTTPRequest, for viewer: EventHub.Viewer, context: ChannelHandlerContext) {
-        phase = .opening(request, shutdownAsked: false)
+        phase = .opening(Opening(request: request))
         let start = ContinuousClock.now
         let lastEventID = request.headerFields[.lastEventID]
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
@@ -162,21 +215,30 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         _ opened: Result<EventHub.Subscription, any Error>, for request: HTTPRequest, user: User?, since start: ContinuousClock.Instant,
         context: ChannelHandlerContext
     ) {
-        guard case .opening(_, let shutdownAsked) = phase else {
+        guard case .opening(let opening) = phase else {
             // The client went away meanwhile.
             if case .success(let subscription) = opened { hub.close(subscription) }
             return
         }
         guard case .success(let subscription) = opened else {
-            // The application answers, with the error it meets.
+            // The application answers, with the error it meets; if requests pipelined behind
+            // this one were dropped, it closes the connection after that answer.
             phase = .none
             answering += 1
+            var request = request
+            if opening.droppedParts {
+                request.headerFields[.connection] = "close"
+                isClosing = true
+            }
             context.fireChannelRead(wrapInboundOut(.head(request)))
-            context.fireChannelRead(wrapInboundOut(.end(nil)))
+            if opening.isRequestEnded { context.fireChannelRead(wrapInboundOut(.end(nil))) }
+            context.fireChannelReadComplete()
+            if opening.shutdownAsked { context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
             return
         }
         phase = .streaming(subscription)
-        var head = HTTPResponse(status: .ok, headerFields: EventController.streamHeaders())
+        var head = HTTPResponse(status: .ok, headerFields: EventController.streamHeaders(adding: 3))
+        head.headerFields[.connection] = "close"
         var dates = HTTPDateClock()
         var requestIDs = RequestIdentifiers()
         let id = RequestIdentifiers.proxied(request.headerFields[.requestID]) ?? requestIDs.next()
@@ -197,8 +259,16 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 handler.drain(context: context)
             }
         }
-        if shutdownAsked { subscription.queue.close(with: .shutdown) }
+        if opening.shutdownAsked { subscription.queue.close(with: .shutdown) }
         drain(context: context)
+    }
+
+    /// Forgets the stream: the hub no longer hands it anything, and the queue no longer calls.
+    private func end(_ subscription: EventHub.Subscription) {
+        hub.close(subscription)
+        subscription.queue.stopArrivals()
+        slowClientCutOff?.cancel()
+        slowClientCutOff = nil
     }
 
     /// Writes what waits while the socket takes it; after the last message, ends the answer
@@ -216,12 +286,19 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             case .finished:
                 phase = .ended
-                hub.close(subscription)
+                end(subscription)
                 wrote = false
                 context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
                     context.close(promise: nil)
                 }
                 return
+            }
+        }
+        // The socket takes nothing more: a client whose queue already ended (too slow) gets a
+        // last while to read, then is cut off.
+        if subscription.queue.reason != nil, slowClientCutOff == nil {
+            slowClientCutOff = context.eventLoop.assumeIsolated().scheduleTask(in: Self.slowClientGrace) {
+                context.close(promise: nil)
             }
         }
     }
