@@ -5,6 +5,7 @@ import SQLKit
 import Logging
 import NIOCore
 import NIOEmbedded
+import NIOHTTP1
 import NIOHTTPTypes
 import Testing
 @testable import IntranetServer
@@ -135,6 +136,20 @@ struct EventStreamHandlerTests {
                 return
             }
             try await Self.waitUntilClosed(channel)
+            #expect(server.events.streamCount == 0)
+        }
+    }
+
+    @Test("garbage a client sends after its stream's request closes the connection, and nothing is written into the stream")
+    func unreadableRequests() async throws {
+        try await withTestServer(mode: .live) { server, _ in
+            let channel = try await Self.channel(server)
+            try await Self.ask(channel, Self.streamRequest)
+            #expect(try await Self.nextPart(of: channel).isHead)
+            _ = try await Self.nextPart(of: channel)
+            channel.pipeline.fireErrorCaught(HTTPParserError.invalidVersion)
+            try await Self.waitUntilClosed(channel)
+            #expect(try await channel.readOutbound(as: HTTPResponsePart.self) == nil)
             #expect(server.events.streamCount == 0)
         }
     }
