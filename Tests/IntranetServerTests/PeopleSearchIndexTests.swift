@@ -62,6 +62,20 @@ struct PeopleSearchIndexTests {
         #expect(!PeopleSearchSnapshot.contains("", "a"))
     }
 
+    @Test("everyone holding every one of several texts, short and long, found by name order with their keys, as a plain filter finds them")
+    func severalTextsMatchReference() throws {
+        let (people, attributes) = Self.directory(count: 3_000, seed: 11)
+        let orders = Self.orders(people, attributes)
+        let snapshot = try #require(PeopleSearchSnapshot(generation: 0, people: people, orders: orders))
+        let keys = Dictionary(uniqueKeysWithValues: people.map { ($0.id, $0.searchKey) })
+        for texts in [["a"], ["abc"], ["ab", "cd"], ["øπ €", "a"], ["e z", "zz", "."], ["abcde", "b"], ["q"], ["aaa", "q"], ["€z", ""], ["øøø"]] {
+            let expected = orders[.name]!.filter { id in texts.allSatisfy { keys[id]!.utf8.firstRange(of: $0.utf8) != nil } }
+            let found = snapshot.matches(allOf: texts)
+            #expect(found.map(\.id) == expected, "\(texts)")
+            #expect(found.allSatisfy { keys[$0.id] == $0.key })
+        }
+    }
+
     @Test("orders that do not hold everyone exactly once, or ids out of order, make no snapshot")
     func refusesInconsistentReads() {
         let people = [(id: 1, searchKey: "ann"), (id: 2, searchKey: "bob"), (id: 5, searchKey: "cy")]

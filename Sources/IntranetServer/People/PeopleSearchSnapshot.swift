@@ -8,9 +8,11 @@ import Darwin
 /// point of the response cache's history: what ``PeopleSearchIndex`` searches in memory.
 ///
 /// The keys lie end to end in one buffer, each followed by a zero byte that no search text can
-/// contain (the API refuses control characters), so one pass over the buffer (`memchr` for the
-/// text's rarest byte, `memcmp` for the rest) finds every person whose key contains the text,
-/// whatever its length: one letter as fast as ten.
+/// contain (the API refuses control characters). A text of three bytes or more is looked for
+/// only in the keys holding its rarest three bytes in a row (an index of every such triple: a
+/// name that is nobody's is found absent at once); a shorter one by one pass over the buffer
+/// (`memchr` for the text's rarest byte, `memcmp` for the rest). Either way the match is the
+/// same byte comparison.
 /// The orders come from the database's own `ORDER BY`, so a page found here is the page the
 /// database would give, in the database's collation.
 final class PeopleSearchSnapshot: Sendable {
@@ -26,6 +28,10 @@ final class PeopleSearchSnapshot: Sendable {
     private let orders: [PersonListRequest.SortKey: [Int32]]
     /// How often each byte occurs in `text`: a search looks for its text's rarest byte first.
     private let byteCounts: [Int]
+    /// For every three bytes in a row in some key, the entries whose key holds them, ascending.
+    private let triples: [UInt32: [Int32]]
+    /// Each entry's place in the `name` order.
+    private let nameRanks: [Int32]
 
     /// How many people the snapshot holds.
     var count: Int { ids.count }
@@ -53,6 +59,7 @@ final class PeopleSearchSnapshot: Sendable {
         var byteCounts = [Int](repeating: 0, count: 256)
         for byte in text { byteCounts[Int(byte)] += 1 }
         self.byteCounts = byteCounts
+        self.triples = Self.triples(in: text, starts: starts)
         self.text = text
         self.starts = starts
         var orders: [PersonListRequest.SortKey: [Int32]] = [:]
@@ -69,13 +76,39 @@ final class PeopleSearchSnapshot: Sendable {
             orders[key] = entries
         }
         self.orders = orders
+        var nameRanks = [Int32](repeating: 0, count: ids.count)
+        for (rank, entry) in (orders[.name] ?? ids.indices.map(Int32.init)).enumerated() { nameRanks[Int(entry)] = Int32(rank) }
+        self.nameRanks = nameRanks
+    }
+
+    /// The index of triples: for each key, the entry under each three bytes in a row it holds
+    /// (once, however often they occur in it).
+    private static func triples(in text: [UInt8], starts: [Int]) -> [UInt32: [Int32]] {
+        var triples: [UInt32: [Int32]] = [:]
+        for entry in 0..<(starts.count - 1) {
+            let (start, end) = (starts[entry], starts[entry + 1] - 1)
+            guard end - start >= 3 else { continue }
+            for position in start...(end - 3) {
+                triples[triple(text, at: position), default: []].appendIfLast(isNot: Int32(entry))
+            }
+        }
+        return triples
+    }
+
+    private static func triple(_ bytes: [UInt8], at position: Int) -> UInt32 {
+        UInt32(bytes[position]) << 16 | UInt32(bytes[position + 1]) << 8 | UInt32(bytes[position + 2])
     }
 
     /// The ids of one page of the people whose key contains `text` (already folded), in the
     /// requested order, and how many match in all.
     func search(_ text: String, _ request: PersonListRequest) -> (ids: [Int], total: Int) {
-        let matches = matchingEntries(of: Array(text.utf8))
-        let total = matches.reduce(0) { $0 + ($1 ? 1 : 0) }
+        let needle = Array(text.utf8)
+        var matches = [Bool](repeating: needle.isEmpty, count: ids.count)
+        var total = needle.isEmpty ? ids.count : 0
+        forEachMatch(of: needle) { entry in
+            matches[entry] = true
+            total += 1
+        }
         guard total > request.offset, request.limit > 0 else { return ([], total) }
         var page: [Int] = []
         page.reserveCapacity(min(request.limit, total - request.offset))
@@ -103,14 +136,18 @@ final class PeopleSearchSnapshot: Sendable {
     /// Everyone whose key contains every one of `texts` (already folded), in name order, with
     /// their keys: what the one search (`GET /search`) ranks.
     func matches(allOf texts: [String]) -> [(id: Int, key: String)] {
-        guard !texts.isEmpty else { return [] }
-        var matches = matchingEntries(of: Array(texts[0].utf8))
-        for text in texts.dropFirst() {
-            for (entry, found) in matchingEntries(of: Array(text.utf8)).enumerated() where !found { matches[entry] = false }
+        // The longest text first: the fewest keys to check for the others.
+        let needles = texts.map { Array($0.utf8) }.sorted { $0.count > $1.count }
+        guard let first = needles.first else { return [] }
+        var matches = matchingEntries(of: first)
+        for needle in needles.dropFirst() where !matches.isEmpty && !needle.isEmpty {
+            matches = text.withUnsafeBytes { text in
+                needle.withUnsafeBytes { needle in matches.filter { holds(Int($0), needle, in: text) } }
+            }
         }
-        let order = orders[.name].map { $0.map(Int.init) } ?? Array(ids.indices)
-        return order.filter { matches[$0] }.map { entry in
-            (ids[entry], String(decoding: text[starts[entry]..<(starts[entry + 1] - 1)], as: UTF8.self))
+        return matches.sorted { nameRanks[Int($0)] < nameRanks[Int($1)] }.map { entry in
+            let entry = Int(entry)
+            return (ids[entry], String(decoding: text[starts[entry]..<(starts[entry + 1] - 1)], as: UTF8.self))
         }
     }
 
@@ -143,10 +180,32 @@ final class PeopleSearchSnapshot: Sendable {
         return nil
     }
 
-    /// A flag per entry: whether its key contains `needle`.
-    private func matchingEntries(of needle: [UInt8]) -> [Bool] {
-        var matches = [Bool](repeating: needle.isEmpty, count: ids.count)
-        guard !needle.isEmpty, !ids.isEmpty else { return matches }
+    /// The entries whose key contains `needle`, ascending.
+    private func matchingEntries(of needle: [UInt8]) -> [Int32] {
+        guard !needle.isEmpty else { return ids.indices.map(Int32.init) }
+        var matches: [Int32] = []
+        forEachMatch(of: needle) { matches.append(Int32($0)) }
+        return matches
+    }
+
+    /// Calls `body` with each entry whose key contains `needle` (not empty), ascending.
+    @inline(__always)
+    private func forEachMatch(of needle: [UInt8], _ body: (Int) -> Void) {
+        guard !needle.isEmpty, !ids.isEmpty else { return }
+        if needle.count >= 3 {
+            // The keys holding the needle's rarest triple are the only ones that may hold it.
+            var fewest: [Int32]?
+            for position in 0...(needle.count - 3) {
+                guard let holding = triples[Self.triple(needle, at: position)] else { return }
+                if holding.count < fewest?.count ?? .max { fewest = holding }
+            }
+            text.withUnsafeBytes { text in
+                needle.withUnsafeBytes { needle in
+                    for entry in fewest ?? [] where holds(Int(entry), needle, in: text) { body(Int(entry)) }
+                }
+            }
+            return
+        }
         let anchor = needle.indices.min { byteCounts[Int(needle[$0])] < byteCounts[Int(needle[$1])] } ?? 0
         text.withUnsafeBytes { text in
             needle.withUnsafeBytes { needle in
@@ -154,12 +213,17 @@ final class PeopleSearchSnapshot: Sendable {
                 var cursor = 0
                 while let position = Self.firstOccurrence(of: needle, anchoredAt: anchor, in: text, from: cursor) {
                     while starts[entry + 1] <= position { entry += 1 }
-                    matches[entry] = true
+                    body(entry)
                     cursor = starts[entry + 1]
                 }
             }
         }
-        return matches
+    }
+
+    /// Whether entry `entry`'s key contains `needle` (not empty).
+    private func holds(_ entry: Int, _ needle: UnsafeRawBufferPointer, in text: UnsafeRawBufferPointer) -> Bool {
+        let key = UnsafeRawBufferPointer(rebasing: text[starts[entry]..<(starts[entry + 1] - 1)])
+        return Self.firstOccurrence(of: needle, anchoredAt: 0, in: key, from: 0) != nil
     }
 
     /// The entry of person `id` in the ascending `ids`.
@@ -171,5 +235,12 @@ final class PeopleSearchSnapshot: Sendable {
             if ids[middle] < id { low = middle + 1 } else { high = middle }
         }
         return low < ids.count && ids[low] == id ? low : nil
+    }
+}
+
+private extension Array where Element == Int32 {
+    /// Appends `entry` unless it is already the last (a key holding the same triple twice).
+    mutating func appendIfLast(isNot entry: Int32) {
+        if last != entry { append(entry) }
     }
 }
