@@ -128,7 +128,7 @@ struct SearchTests {
         }
     }
 
-    @Test("a write is found at once: created, changed (old words gone), deleted", arguments: TestStorage.all)
+    @Test("a write is found at once: created, changed (old words gone, the snippet the new body's), deleted", arguments: TestStorage.all)
     func writesAreFoundAtOnce(storage: TestStorage) async throws {
         try await withTestServer(storage, mode: .live) { _, client in
             #expect(Self.total(try await Self.search(client, "quokka")["announcements"]) == 0, "kept empty answer first")
@@ -140,6 +140,16 @@ struct SearchTests {
             #expect(patched.status == .ok, "\(patched.text)")
             #expect(Self.total(try await Self.search(client, "quokka")["announcements"]) == 0)
             #expect(Self.ids(try await Self.search(client, "wombat")["announcements"]) == [id])
+            // A snippet shows the body as it is now, never as it was.
+            func snippet(_ query: String) async throws -> String? {
+                let items = (try await Self.search(client, query)["announcements"] as? [String: Any])?["items"] as? [[String: Any]]
+                return (items?.first?["snippet"] as? [String: Any])?["text"] as? String
+            }
+            #expect(try await snippet("near") == "Near the car park.")
+            let edited = try await client.send(
+                .patch, "/announcements/\(id)", headers: [.contentType: "application/merge-patch+json"], json: #"{"body":"<p>Near the bus stop.</p>"}"#)
+            #expect(edited.status == .ok, "\(edited.text)")
+            #expect(try await snippet("near") == "Near the bus stop.")
             #expect(try await client.send(.delete, "/announcements/\(id)").status == .noContent)
             #expect(Self.total(try await Self.search(client, "wombat")["announcements"]) == 0)
         }

@@ -14,6 +14,8 @@ struct SearchController: Sendable {
     let announcements: any AnnouncementRepository
     let people: PeopleFinder
     let cache: ResponseCache
+    /// The results' bodies as plain text, for their snippets.
+    let bodies = PlainBodies()
 
     /// The most results per group and page.
     static let maxPerPage = 50
@@ -107,15 +109,14 @@ struct SearchController: Sendable {
         }
         if asked.groups != .people {
             let (items, total) = try await announcements.search(asked.query, offset: asked.offset, limit: asked.limit, visibility: visibility)
-            results.announcements = SearchGroup(total: total, items: items.map { Self.hit($0, for: asked.query) })
+            results.announcements = SearchGroup(total: total, items: items.map { Self.hit($0, body: bodies.text(of: $0), for: asked.query) })
         }
         return results
     }
 
-    /// An announcement as a result: its snippet from the body where the query's words are, or
-    /// else its title.
-    static func hit(_ announcement: StoredAnnouncement, for query: SearchQuery) -> AnnouncementHit {
-        let body = announcement.body.map { HTMLText.plain($0, limit: AnnouncementSearchIndex.maxIndexedCharacters) } ?? ""
+    /// An announcement as a result: its snippet from the body (`body`, its plain text) where the
+    /// query's words are, or else its title.
+    static func hit(_ announcement: StoredAnnouncement, body: String, for query: SearchQuery) -> AnnouncementHit {
         let snippet = SnippetMaker.snippet(of: body, for: query)
             ?? SnippetMaker.snippet(of: announcement.title, for: query)
             ?? SearchSnippet(text: String(body.prefix(SnippetMaker.length)), matches: [])
