@@ -35,11 +35,11 @@ struct PeopleSearchIndexTests {
         })
     }
 
-    @Test("a page and count equal a plain filter and sort, for every sort, order, offset and text length")
-    func matchesReference() throws {
+    @Test("a page and count equal a plain filter and sort, for every sort, order, offset and text length, with the index of triples or without", arguments: [true, false])
+    func matchesReference(indexed: Bool) throws {
         let (people, attributes) = Self.directory(count: 3_000, seed: 7)
         let orders = Self.orders(people, attributes)
-        let snapshot = try #require(PeopleSearchSnapshot(generation: 0, people: people, orders: orders))
+        let snapshot = try #require(PeopleSearchSnapshot(generation: 0, people: people, orders: orders, maxIndexedBytes: indexed ? .max : 0))
         let keys = Dictionary(uniqueKeysWithValues: people.map { ($0.id, $0.searchKey) })
         for text in ["a", "ø", "€", "π", " ", "ab", "øπ", "e z", "abc", "zz", "a.@", "abcde", "q", "øøøø", "aaaaaaaaaaaaaaaaaaaaaaaaa"] {
             let matching = Set(people.filter { $0.searchKey.utf8.firstRange(of: text.utf8) != nil }.map(\.id))
@@ -62,11 +62,11 @@ struct PeopleSearchIndexTests {
         #expect(!PeopleSearchSnapshot.contains("", "a"))
     }
 
-    @Test("everyone holding every one of several texts, short and long, found by name order with their keys, as a plain filter finds them")
-    func severalTextsMatchReference() throws {
+    @Test("everyone holding every one of several texts, short and long, found by name order with their keys, as a plain filter finds them", arguments: [true, false])
+    func severalTextsMatchReference(indexed: Bool) throws {
         let (people, attributes) = Self.directory(count: 3_000, seed: 11)
         let orders = Self.orders(people, attributes)
-        let snapshot = try #require(PeopleSearchSnapshot(generation: 0, people: people, orders: orders))
+        let snapshot = try #require(PeopleSearchSnapshot(generation: 0, people: people, orders: orders, maxIndexedBytes: indexed ? .max : 0))
         let keys = Dictionary(uniqueKeysWithValues: people.map { ($0.id, $0.searchKey) })
         for texts in [["a"], ["abc"], ["ab", "cd"], ["øπ €", "a"], ["e z", "zz", "."], ["abcde", "b"], ["q"], ["aaa", "q"], ["€z", ""], ["øøø"]] {
             let expected = orders[.name]!.filter { id in texts.allSatisfy { keys[id]!.utf8.firstRange(of: $0.utf8) != nil } }

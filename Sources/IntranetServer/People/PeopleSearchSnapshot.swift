@@ -28,19 +28,27 @@ final class PeopleSearchSnapshot: Sendable {
     private let orders: [PersonListRequest.SortKey: [Int32]]
     /// How often each byte occurs in `text`: a search looks for its text's rarest byte first.
     private let byteCounts: [Int]
-    /// For every three bytes in a row in some key, the entries whose key holds them, ascending.
-    private let triples: [UInt32: [Int32]]
+    /// For every three bytes in a row in some key, the entries whose key holds them, ascending;
+    /// `nil` for texts longer than ``maxIndexedBytes`` (every search then passes over them all).
+    private let triples: [UInt32: [Int32]]?
+    /// Longest search texts (all keys together) given an index of triples, which takes about
+    /// four and a half bytes for each of theirs (100,000 people: 9 MB of texts, 42 MB of index).
+    static let maxIndexedBytes = 64 << 20
     /// Each entry's place in the `name` order.
     private let nameRanks: [Int32]
 
     /// How many people the snapshot holds.
     var count: Int { ids.count }
 
-    /// Builds a snapshot from the people, ascending by id, and the ids in each sort's order.
+    /// Builds a snapshot from the people, ascending by id, and the ids in each sort's order
+    /// (with an index of triples unless their texts are longer than `maxIndexedBytes`).
     ///
     /// - Returns: `nil` unless the ids ascend strictly and every sort but `id` has an order
     ///   holding each of them exactly once (the table changed between the reads that made them).
-    init?(generation: UInt64, people: [(id: Int, searchKey: String)], orders sorted: [PersonListRequest.SortKey: [Int]]) {
+    init?(
+        generation: UInt64, people: [(id: Int, searchKey: String)], orders sorted: [PersonListRequest.SortKey: [Int]],
+        maxIndexedBytes: Int = PeopleSearchSnapshot.maxIndexedBytes
+    ) {
         guard zip(people, people.dropFirst()).allSatisfy({ $0.id < $1.id }),
             sorted.count == PersonListRequest.SortKey.allCases.count - 1, sorted[.id] == nil
         else { return nil }
@@ -59,7 +67,7 @@ final class PeopleSearchSnapshot: Sendable {
         var byteCounts = [Int](repeating: 0, count: 256)
         for byte in text { byteCounts[Int(byte)] += 1 }
         self.byteCounts = byteCounts
-        self.triples = Self.triples(in: text, starts: starts)
+        self.triples = text.count <= maxIndexedBytes ? Self.triples(in: text, starts: starts) : nil
         self.text = text
         self.starts = starts
         var orders: [PersonListRequest.SortKey: [Int32]] = [:]
@@ -192,7 +200,7 @@ final class PeopleSearchSnapshot: Sendable {
     @inline(__always)
     private func forEachMatch(of needle: [UInt8], _ body: (Int) -> Void) {
         guard !needle.isEmpty, !ids.isEmpty else { return }
-        if needle.count >= 3 {
+        if needle.count >= 3, let triples {
             // The keys holding the needle's rarest triple are the only ones that may hold it.
             var fewest: [Int32]?
             for position in 0...(needle.count - 3) {
