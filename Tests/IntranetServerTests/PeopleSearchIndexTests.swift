@@ -35,12 +35,20 @@ struct PeopleSearchIndexTests {
         })
     }
 
+    /// A directory of 3,000 people, its orders, each person's key, and its snapshot (with the
+    /// index of triples or without).
+    private static func searched(seed: UInt64, indexed: Bool) throws -> (
+        people: [(id: Int, searchKey: String)], orders: [PersonListRequest.SortKey: [Int]], keys: [Int: String], snapshot: PeopleSearchSnapshot
+    ) {
+        let (people, attributes) = directory(count: 3_000, seed: seed)
+        let orders = orders(people, attributes)
+        let snapshot = try #require(PeopleSearchSnapshot(generation: 0, people: people, orders: orders, maxIndexedBytes: indexed ? .max : 0))
+        return (people, orders, Dictionary(uniqueKeysWithValues: people.map { ($0.id, $0.searchKey) }), snapshot)
+    }
+
     @Test("a page and count equal a plain filter and sort, for every sort, order, offset and text length, with the index of triples or without", arguments: [true, false])
     func matchesReference(indexed: Bool) throws {
-        let (people, attributes) = Self.directory(count: 3_000, seed: 7)
-        let orders = Self.orders(people, attributes)
-        let snapshot = try #require(PeopleSearchSnapshot(generation: 0, people: people, orders: orders, maxIndexedBytes: indexed ? .max : 0))
-        let keys = Dictionary(uniqueKeysWithValues: people.map { ($0.id, $0.searchKey) })
+        let (people, orders, keys, snapshot) = try Self.searched(seed: 7, indexed: indexed)
         for text in ["a", "ø", "€", "π", " ", "ab", "øπ", "e z", "abc", "zz", "a.@", "abcde", "q", "øøøø", "aaaaaaaaaaaaaaaaaaaaaaaaa"] {
             let matching = Set(people.filter { $0.searchKey.utf8.firstRange(of: text.utf8) != nil }.map(\.id))
             for sort in PersonListRequest.SortKey.allCases {
@@ -64,10 +72,7 @@ struct PeopleSearchIndexTests {
 
     @Test("everyone holding every one of several texts, short and long, found by name order with their keys, as a plain filter finds them", arguments: [true, false])
     func severalTextsMatchReference(indexed: Bool) throws {
-        let (people, attributes) = Self.directory(count: 3_000, seed: 11)
-        let orders = Self.orders(people, attributes)
-        let snapshot = try #require(PeopleSearchSnapshot(generation: 0, people: people, orders: orders, maxIndexedBytes: indexed ? .max : 0))
-        let keys = Dictionary(uniqueKeysWithValues: people.map { ($0.id, $0.searchKey) })
+        let (_, orders, keys, snapshot) = try Self.searched(seed: 11, indexed: indexed)
         for texts in [["a"], ["abc"], ["ab", "cd"], ["øπ €", "a"], ["e z", "zz", "."], ["abcde", "b"], ["q"], ["aaa", "q"], ["€z", ""], ["øøø"]] {
             let expected = orders[.name]!.filter { id in texts.allSatisfy { keys[id]!.utf8.firstRange(of: $0.utf8) != nil } }
             let found = snapshot.matches(allOf: texts)
