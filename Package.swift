@@ -125,9 +125,10 @@ let package = Package(
             name: "CCmarkGFM", pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"]), .brew(["cmark-gfm"])]),
 
-        // Images: libvips decodes, cleans and resizes uploaded pictures. A C target rather than
-        // a pkg-config system library (see vipsHeaders); glib's headers are all vips.h needs.
-        .target(name: "CVips", cSettings: vipsHeaders, linkerSettings: vipsLibraries),
+        // Images: libvips decodes, cleans and resizes uploaded pictures; libjpeg (which libvips
+        // uses) rewrites a JPEG's full-size copy without loss. A C target rather than a
+        // pkg-config system library (see vipsHeaders); glib's headers are all vips.h needs.
+        .target(name: "CVips", cSettings: vipsHeaders, linkerSettings: vipsLibraries + [.linkedLibrary("jpeg")]),
         // The tests read served images back with libvips (their colours, their bands).
         .target(name: "ImageProbe", path: "Tests/ImageProbe", cSettings: vipsHeaders, linkerSettings: vipsLibraries),
 
@@ -169,6 +170,7 @@ let package = Package(
             name: "IntranetServerTests",
             dependencies: [
                 "ChildProcess",
+                "CVips",
                 "ImageProbe",
                 "IntranetServer",
                 "Spearal",

@@ -39,7 +39,7 @@ struct AttachmentColourTests {
 
     @Test(
         "an image too large to process in memory is streamed once per size: same sizes, same colours, upright",
-        arguments: ["p3.jpg", "cmyk.jpg", "gps.jpg", "diagram.png"]
+        arguments: ["p3.jpg", "cmyk.jpg", "gps.jpg", "upright.jpg", "diagram.png"]
     )
     func streamedLikeInMemory(fixture: String) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("colours-\(UUID().uuidString)")

@@ -128,6 +128,12 @@ struct AttachmentTests {
             let truncated = try await client.upload(try ImageFixture.data("truncated.jpg"), name: "cut.jpg", to: id)
             #expect(truncated.status == .unprocessableContent)
             #expect(truncated.text.contains("cannot be read (truncated or corrupt)"), "\(truncated.text)")
+            // An upright photo's full-size copy is rewritten without being decoded: cut off, it
+            // is refused all the same.
+            let upright = try ImageFixture.data("upright.jpg")
+            let cut = try await client.upload(upright.prefix(upright.count / 2), name: "cut.jpg", to: id)
+            #expect(cut.status == .unprocessableContent)
+            #expect(cut.text.contains("cannot be read (truncated or corrupt)"), "\(cut.text)")
             let bomb = try await client.upload(try ImageFixture.data("bomb.png"), name: "bomb.png", to: id)
             #expect(bomb.status == .unprocessableContent)
             #expect(bomb.text.contains("16000×16000 pixels") && bomb.text.contains("ATTACHMENT_MAX_PIXELS"), "\(bomb.text)")

@@ -20,8 +20,10 @@ int intranet_vips_start(void);
 int intranet_vips_writes_gif(void);
 
 /// Reads the header of the image at `path` (no pixel decoded): the width, the height of one
-/// frame and the number of frames (every frame counted when `all_frames`); 0 on success.
-int intranet_vips_header(const char *path, int all_frames, int *width, int *height, int *frames);
+/// frame, the number of frames (every frame counted when `all_frames`), and whether its pixels
+/// are shown as they are stored (1: no colour profile, not CMYK, no EXIF orientation turning
+/// it; 0 otherwise); 0 on success.
+int intranet_vips_header(const char *path, int all_frames, int *width, int *height, int *frames, int *as_shown);
 
 /// Decodes the image at `path` turned upright by its EXIF orientation, in sRGB, shrunk to at
 /// most `width` pixels wide (never enlarged; every frame when `all_frames`), failing on a

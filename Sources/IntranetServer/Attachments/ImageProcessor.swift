@@ -93,7 +93,7 @@ struct ImageProcessor: Sendable {
     var maxPixels = Self.defaultMaxPixels
 
     /// Starts libvips once per process.
-    private static let started: Bool = intranet_vips_start() == 0
+    static let started: Bool = intranet_vips_start() == 0
 
     /// Whether libvips can write GIF (it needs cgif); otherwise GIFs are served as PNG.
     private static let writesGIF: Bool = started && intranet_vips_writes_gif() != 0
@@ -103,20 +103,34 @@ struct ImageProcessor: Sendable {
     ///
     /// - Throws: ``ImageRefusal``.
     func process(fileAt path: String, format: ImageFormat) async throws -> ProcessedImage {
-        try await NIOThreadPool.singleton.runIfActive { try processNow(fileAt: path, format: format) }
+        try await Self.pool.runIfActive { try processNow(fileAt: path, format: format) }
     }
+
+    /// The threads images are processed on: one more than the cores, since each waits for
+    /// libvips's worker between steps (with one per core, 11 % of two cores stayed idle during
+    /// a media import), and of their own, so that nothing else queued on NIO's shared pool (the
+    /// WAL checkpoint, password hashing) waits behind a photo.
+    private static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: System.coreCount + 1)
+        pool.start()
+        return pool
+    }()
 
     private func processNow(fileAt path: String, format: ImageFormat) throws -> ProcessedImage {
         guard Self.started else { throw ImageRefusal.unreadable("the image library could not start") }
         // GIF and WebP may be animations: every frame is kept, and counted in the pixel limit.
         let allFrames: Int32 = format == .gif || format == .webp ? 1 : 0
-        var (width, height, frames): (Int32, Int32, Int32) = (0, 0, 0)
-        guard intranet_vips_header(path, allFrames, &width, &height, &frames) == 0 else { throw ImageRefusal.unreadable(Self.lastError()) }
+        var (width, height, frames, asShown): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
+        guard intranet_vips_header(path, allFrames, &width, &height, &frames, &asShown) == 0 else { throw ImageRefusal.unreadable(Self.lastError()) }
         let (w, h, n) = (Int(width), Int(height), Int(max(1, frames)))
         guard w > 0, h > 0, w.multipliedReportingOverflow(by: h).partialValue <= maxPixels / n else {
             throw ImageRefusal.tooManyPixels(width: w, height: h, frames: n, limit: maxPixels)
         }
         let output: ImageFormat = format == .gif && !Self.writesGIF ? .png : format
+        // Three bytes a pixel, as a colour JPEG decodes.
+        if format == .jpeg, asShown != 0, w * h * 3 <= inMemoryBytes, let processed = try Self.processShownAsStored(path, width: w, height: h) {
+            return processed
+        }
         if n == 1, let processed = try Self.processInMemory(path, limit: inMemoryBytes, as: output) { return processed }
         let full = try Self.encode(path, width: w, allFrames: allFrames, as: output)
         let variants = try Self.variantWidths.filter { $0 < full.width }.map { try Self.encode(path, width: $0, allFrames: allFrames, as: output) }
@@ -144,10 +158,40 @@ struct ImageProcessor: Sendable {
         }
         defer { intranet_vips_release(image) }
         let full = try save(image, width: width, height: height, as: format)
+        let variants = try variants(of: image, widths: variantWidths.filter { $0 < Int(width) }, as: format)
+        return ProcessedImage(format: format, full: full, variants: variants)
+    }
+
+    /// A JPEG whose pixels are shown as stored (no colour profile, not CMYK, no EXIF
+    /// orientation), processed without decoding them all: the full-size copy is the file
+    /// rewritten without loss and without metadata (its DCT coefficients in a new file: exactly
+    /// the uploaded pixels, about the upload's size, for half the cost of encoding them again);
+    /// the variants are shrunk from a decoding that libjpeg shrinks already, to the eighths of
+    /// the width that keep the largest variant's (a 1200-pixel photo is decoded 900 wide for
+    /// its 800-pixel variant; a 4000-pixel one 2000 wide for its 1600). `nil` when libjpeg
+    /// finds fault with the file: it is then decoded by libvips, which refuses what is
+    /// truncated or corrupt, as every other image is.
+    private static func processShownAsStored(_ path: String, width: Int, height: Int) throws -> ProcessedImage? {
+        var bytes: UnsafeMutableRawPointer?
+        var length = 0
+        guard intranet_jpeg_rewrite(path, &bytes, &length) == 0, let bytes else { return nil }
+        let full = EncodedImage(width: width, height: height, bytes: buffer(bytes, length))
+        let widths = variantWidths.filter { $0 < width }
+        guard let largest = widths.last else { return ProcessedImage(format: .jpeg, full: full, variants: []) }
+        var image: UnsafeMutableRawPointer?
+        var (decodedWidth, decodedHeight): (Int32, Int32) = (0, 0)
+        guard intranet_jpeg_decode_scaled(path, Int32(largest), &image, &decodedWidth, &decodedHeight) == 0 else { return nil }
+        defer { intranet_vips_release(image) }
+        return ProcessedImage(format: .jpeg, full: full, variants: try variants(of: image, widths: widths, as: .jpeg))
+    }
+
+    /// The variants `widths` wide (ascending) of a decoded `image`, each shrunk from the next
+    /// larger one, smallest first.
+    private static func variants(of image: UnsafeMutableRawPointer?, widths: [Int], as format: ImageFormat) throws -> [EncodedImage] {
         var variants: [EncodedImage] = []
         var larger = image
         defer { if larger != image { intranet_vips_release(larger) } }
-        for variantWidth in variantWidths.filter({ $0 < Int(width) }).reversed() {
+        for variantWidth in widths.reversed() {
             var resized: UnsafeMutableRawPointer?
             var (outWidth, outHeight): (Int32, Int32) = (0, 0)
             guard intranet_vips_resize(larger, Int32(variantWidth), &resized, &outWidth, &outHeight) == 0 else {
@@ -157,7 +201,7 @@ struct ImageProcessor: Sendable {
             larger = resized
             variants.insert(try save(resized, width: outWidth, height: outHeight, as: format), at: 0)
         }
-        return ProcessedImage(format: format, full: full, variants: variants)
+        return variants
     }
 
     /// A decoded image encoded without metadata.

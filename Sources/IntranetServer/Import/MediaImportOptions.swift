@@ -30,7 +30,7 @@ public struct MediaImportOptions: Sendable, Equatable {
     /// Most files one import downloads (the rest are reported, and brought by the next import).
     public var maxFiles = 10_000
     /// How many announcements' files are read and stored at once.
-    public var concurrency = 4
+    public var concurrency = 6
 
     /// Media from `source`, with the attachments' limits of `configuration`.
     public init(source: Source, configuration: AppConfiguration = AppConfiguration()) {

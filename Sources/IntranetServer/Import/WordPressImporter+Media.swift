@@ -145,11 +145,20 @@ extension WordPressImporter {
         }
     }
 
+    /// Most announcements one query names: SQLite takes 32,766 parameters in a statement and
+    /// PostgreSQL 65,535, and reading their attachments' variants names every attachment of
+    /// the slice (so up to 160 each).
+    private static let idsPerQuery = 200
+
     /// Each announcement's `updatedAt`, by id.
     private static func updatedAt(of ids: [Int], on database: any Database) async throws -> [Int: Date] {
-        guard !ids.isEmpty else { return [:] }
-        let models = try await AnnouncementModel.query(on: database).filter(\.$id ~~ ids).all()
-        return Dictionary(models.compactMap { model in model.id.map { ($0, model.updatedAt) } }, uniquingKeysWith: { first, _ in first })
+        var result: [Int: Date] = [:]
+        for slice in ids.chunked(by: idsPerQuery) {
+            for model in try await AnnouncementModel.query(on: database).filter(\.$id ~~ Array(slice)).all() {
+                if let id = model.id, result[id] == nil { result[id] = model.updatedAt }
+            }
+        }
+        return result
     }
 
     /// Points the bodies of announcements `ids` to their stored files, and gives back the
@@ -159,11 +168,19 @@ extension WordPressImporter {
         let ids = ids.filter { updatedAt[$0] != nil || withFiles.contains($0) }
         guard !ids.isEmpty else { return 0 }
         return try await changes.write(.announcements, on: database) { database, changed in
-            let descriptions = try await AttachmentStore.descriptions(of: ids, on: database)
+            var descriptions: [Int: [AttachmentDescription]] = [:]
+            var models: [Int: AnnouncementModel] = [:]
+            // Read in slices, each far below the databases' limits on a statement's parameters.
+            for slice in ids.chunked(by: Self.idsPerQuery) {
+                descriptions.merge(try await AttachmentStore.descriptions(of: Array(slice), on: database)) { first, _ in first }
+                for model in try await AnnouncementModel.query(on: database).filter(\.$id ~~ Array(slice)).all() {
+                    if let id = model.id { models[id] = model }
+                }
+            }
             var rewritten = 0
             var subjects: [Change.Subject] = []
             for id in ids {
-                guard let model = try await AnnouncementModel.find(id, on: database) else { continue }
+                guard let model = models[id] else { continue }
                 let attachments = Dictionary((descriptions[id] ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
                 let body = model.body.map { body in
                     MediaLinks.rewriting(body) { url in
@@ -182,7 +199,8 @@ extension WordPressImporter {
                 model.updatedAt = restored
                 model.revision += 1
                 try await model.update(on: database)
-                try await AnnouncementSearchIndex.index(id: id, title: model.title, body: model.body, on: database)
+                try await AnnouncementSearchIndex.index(
+                    id: id, title: model.title, body: model.body, attachmentNames: (descriptions[id] ?? []).map(\.name), on: database)
                 subjects.append(.announcement(id: id, .changed))
             }
             if subjects.isEmpty { changed.domains = [] }
