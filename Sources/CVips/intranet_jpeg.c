@@ -5,6 +5,7 @@
 #include <vips/vips.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 // After stdio.h, whose FILE it uses.
 #include <jpeglib.h>
 
@@ -32,55 +33,134 @@ static void rewrite_errors_init(rewrite_errors *errors, jmp_buf *failed) {
     errors->warnings = 0;
 }
 
-int intranet_jpeg_rewrite(const char *path, void **bytes, size_t *length) {
+/// Where a rewrite writes: a buffer of its own, grown with g_realloc, handed to the caller on
+/// success and freed on failure (libjpeg's jpeg_mem_dest keeps the grown buffer to itself until
+/// it finishes, so it could be neither freed nor found after an error).
+typedef struct {
+    struct jpeg_destination_mgr manager;
+    unsigned char *bytes;
+    size_t capacity;
+} rewrite_output;
+
+static void output_start(j_compress_ptr info) {
+    rewrite_output *output = (rewrite_output *)info->dest;
+    output->capacity = 64 * 1024;
+    output->bytes = g_malloc(output->capacity);
+    output->manager.next_output_byte = output->bytes;
+    output->manager.free_in_buffer = output->capacity;
+}
+
+static boolean output_full(j_compress_ptr info) {
+    rewrite_output *output = (rewrite_output *)info->dest;
+    size_t used = output->capacity;
+    output->capacity *= 2;
+    output->bytes = g_realloc(output->bytes, output->capacity);
+    output->manager.next_output_byte = output->bytes + used;
+    output->manager.free_in_buffer = output->capacity - used;
+    return TRUE;
+}
+
+static void output_end(j_compress_ptr info) {
+    (void)info;
+}
+
+/// Whether every coefficient fits libjpeg's standard Huffman tables, which code AC values of
+/// at most 1,023 and DC differences of at most 2,047 (every DC within ±1,023 keeps them so):
+/// libjpeg writes a value past them without complaint, as a broken stream. A baseline file
+/// always fits; an arithmetic-coded, progressive or otherwise coded one may not.
+static int fits_standard_tables(j_decompress_ptr source, jvirt_barray_ptr *coefficients) {
+    for (int component = 0; component < source->num_components; component++) {
+        jpeg_component_info *info = &source->comp_info[component];
+        for (JDIMENSION row = 0; row < info->height_in_blocks; row++) {
+            JBLOCKARRAY blocks = (*source->mem->access_virt_barray)((j_common_ptr)source, coefficients[component], row, 1, FALSE);
+            for (JDIMENSION column = 0; column < info->width_in_blocks; column++) {
+                for (int k = 0; k < DCTSIZE2; k++) {
+                    if (blocks[0][column][k] > 1023 || blocks[0][column][k] < -1023) return 0;
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+/// Whether a progressive file sent every bit of every coefficient: when it did not, a decoder
+/// fills in what is missing by smoothing, which a sequential copy of the coefficients would not
+/// show.
+static int is_complete(j_decompress_ptr source) {
+    if (!source->progressive_mode || !source->coef_bits) return 1;
+    for (int component = 0; component < source->num_components; component++) {
+        for (int k = 0; k < DCTSIZE2; k++) {
+            if (source->coef_bits[component][k] != 0) return 0;
+        }
+    }
+    return 1;
+}
+
+int intranet_jpeg_rewrite(const char *path, size_t max_bytes, void **bytes, size_t *length) {
     FILE *file = fopen(path, "rb");
     if (!file) return -1;
+    // Zeroed, so that destroying what was never created is harmless (libjpeg's example sets
+    // its jump before creating, as here).
     struct jpeg_decompress_struct source;
     struct jpeg_compress_struct destination;
+    memset(&source, 0, sizeof source);
+    memset(&destination, 0, sizeof destination);
+    // On the heap, as its buffer changes after setjmp (a local so changed is indeterminate
+    // after the longjmp).
+    rewrite_output *const output = g_new0(rewrite_output, 1);
     rewrite_errors source_errors, destination_errors;
     jmp_buf failed;
     rewrite_errors_init(&source_errors, &failed);
     rewrite_errors_init(&destination_errors, &failed);
     source.err = &source_errors.manager;
     destination.err = &destination_errors.manager;
-    // Set by jpeg_mem_dest and libjpeg through its address (so current after a longjmp).
-    unsigned char *written = NULL;
-    unsigned long written_length = 0;
-    jpeg_create_decompress(&source);
-    jpeg_create_compress(&destination);
     if (setjmp(failed)) {
         jpeg_destroy_compress(&destination);
         jpeg_destroy_decompress(&source);
         fclose(file);
-        free(written);
+        g_free(output->bytes);
+        g_free(output);
         return -1;
     }
+    jpeg_create_decompress(&source);
+    jpeg_create_compress(&destination);
+    // The coefficients of a large image would pass the memory allowed: libjpeg, having no
+    // backing store here, then fails, and the image is left to libvips's streaming.
+    source.mem->max_memory_to_use = (long)max_bytes;
     jpeg_stdio_src(&source, file);
     // No marker is kept: jpeg_save_markers is never called, so APPn and COM segments are skipped.
     jpeg_read_header(&source, TRUE);
     jvirt_barray_ptr *coefficients = jpeg_read_coefficients(&source);
-    // The frame (size, components, sampling, quantisation tables) as it was; sequential and
-    // Huffman-coded whatever the source was (progressive or arithmetic), with libjpeg's standard
-    // tables: computing optimal ones would double the time for about a tenth fewer bytes, and
-    // the copy stays about the size of the upload.
-    jpeg_copy_critical_parameters(&source, &destination);
-    destination.optimize_coding = FALSE;
-    jpeg_mem_dest(&destination, &written, &written_length);
-    jpeg_write_coefficients(&destination, coefficients);
-    jpeg_finish_compress(&destination);
+    if (!is_complete(&source) || !fits_standard_tables(&source, coefficients)) source_errors.warnings += 1;
+    if (source_errors.warnings == 0) {
+        // The frame (size, components, sampling, quantisation tables) as it was; sequential
+        // and Huffman-coded whatever the source was (progressive or arithmetic), with libjpeg's
+        // standard tables: computing optimal ones would double the time for about a tenth fewer
+        // bytes, and the copy stays about the size of the upload.
+        jpeg_copy_critical_parameters(&source, &destination);
+        destination.optimize_coding = FALSE;
+        output->manager.init_destination = output_start;
+        output->manager.empty_output_buffer = output_full;
+        output->manager.term_destination = output_end;
+        destination.dest = &output->manager;
+        jpeg_write_coefficients(&destination, coefficients);
+        jpeg_finish_compress(&destination);
+    }
     jpeg_finish_decompress(&source);
     int warnings = source_errors.warnings + destination_errors.warnings;
     jpeg_destroy_compress(&destination);
     jpeg_destroy_decompress(&source);
     fclose(file);
+    size_t written = output->capacity - output->manager.free_in_buffer;
+    unsigned char *result = output->bytes;
+    g_free(output);
     if (warnings > 0) {
-        free(written);
+        g_free(result);
         return 1;
     }
     // Released with g_free, as libvips's buffers are.
-    *bytes = g_memdup2(written, written_length);
-    *length = written_length;
-    free(written);
+    *bytes = result;
+    *length = written;
     return 0;
 }
 
@@ -94,19 +174,20 @@ int intranet_jpeg_decode_scaled(const char *path, int min_width, void **image, i
     FILE *file = fopen(path, "rb");
     if (!file) return -1;
     struct jpeg_decompress_struct source;
+    memset(&source, 0, sizeof source);
     rewrite_errors errors;
     jmp_buf failed;
     rewrite_errors_init(&errors, &failed);
     source.err = &errors.manager;
     // Set after setjmp: volatile, so that it is current after a longjmp.
     unsigned char *volatile pixels = NULL;
-    jpeg_create_decompress(&source);
     if (setjmp(failed)) {
         jpeg_destroy_decompress(&source);
         fclose(file);
         g_free(pixels);
         return -1;
     }
+    jpeg_create_decompress(&source);
     jpeg_stdio_src(&source, file);
     jpeg_read_header(&source, TRUE);
     int bands;

@@ -13,10 +13,10 @@ static void intranet_vips_quiet(const gchar *domain, GLogLevelFlags level, const
 }
 
 /// Held while libvips builds or frees an operation that compiles vector code with liborc
-/// (resizing's vertical pass): liborc before 0.4.34 (Debian 12 has 0.4.33) allocates the
-/// memory for that code without a lock, and two images resized at once crashed the process
-/// (a quarter of the runs of six threads resizing 300 images each; none with this lock). The
-/// compiled code then runs without it.
+/// (resizing's vertical pass): with Debian 12's liborc (0.4.33), two images resized at once
+/// crashed the process in liborc's allocator of code memory (a quarter of the runs of six
+/// threads resizing 300 images each; none with this lock). The compiled code then runs
+/// without it.
 static GMutex vector_code;
 
 /// Releases an image whose pipeline may hold compiled vector code.

@@ -34,6 +34,33 @@ struct ImageProcessingTests {
         }
     }
 
+    @Test("a JPEG whose copied data could show anything else is decoded and encoded instead; one libjpeg cannot decode is 422")
+    func jpegsNotRewritten() async throws {
+        try #require(ImageProcessor.started)
+        // Read without complaint, but a copy would break (a value past the standard tables)
+        // or lose the smoothing decoders give what was never sent.
+        for fixture in ["arithmetic-wide.jpg", "progressive-dc.jpg"] {
+            let path = ImageFixture.directory.appendingPathComponent(fixture).path
+            var bytes: UnsafeMutableRawPointer?
+            var length = 0
+            #expect(intranet_jpeg_rewrite(path, 1 << 26, &bytes, &length) == 1, "\(fixture) is not rewritten")
+            intranet_vips_free(bytes)
+        }
+        try await withTestServer { _, client in
+            let id = try await client.createAnnouncement(#"{"title":"Odd JPEGs"}"#)
+            let wide = try ImageFixture.data("arithmetic-wide.jpg")
+            let description = try await client.attach(wide, name: "wide.jpg", to: id)
+            let served = Data(buffer: try await client.read(try #require(description["url"] as? String)).body)
+            for (x, y) in [(0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.5, 0.5)] {
+                let original = try PixelProbe.means(of: wide, x: x, y: y, width: 0.5, height: 0.5).means
+                let copy = try PixelProbe.means(of: served, x: x, y: y, width: 0.5, height: 0.5).means
+                for band in 0..<3 { #expect(abs(copy[band] - original[band]) < 3, "the quarter at \(x), \(y): \(copy) against \(original)") }
+            }
+            let fractional = try await client.upload(try ImageFixture.data("fractional.jpg"), name: "odd.jpg", to: id)
+            #expect(fractional.status == .unprocessableContent, "\(fractional.status): \(fractional.text)")
+        }
+    }
+
     /// What `upright.jpg` carries after its end (a polyglot's usual hiding place).
     static let trailer = "<script>alert('after the end')</script>"
 

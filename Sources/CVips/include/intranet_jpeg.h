@@ -5,13 +5,16 @@
 #include <stddef.h>
 
 /// Rewrites the JPEG at `path` without decoding its pixels: its DCT coefficients (so exactly
-/// the pixels it shows) in a new baseline file holding nothing else — no EXIF, XMP, IPTC,
-/// comment or colour profile, and nothing before its start or after its end.
+/// the pixels it shows) in a new sequential, Huffman-coded file holding nothing else — no EXIF,
+/// XMP, IPTC, comment or colour profile, and nothing before its start or after its end. Its
+/// coefficients may take at most `max_bytes` of memory.
 ///
 /// 0 on success, with `*bytes` (`*length` bytes; release with intranet_vips_free) set; 1 when
-/// libjpeg warned about the file (corrupt data it would work around): the caller decodes and
-/// encodes it instead; -1 when it cannot be read.
-int intranet_jpeg_rewrite(const char *path, void **bytes, size_t *length);
+/// the copy could differ from what the file shows — libjpeg warned about it (corrupt data it
+/// would work around), a progressive file left coefficients unsent (decoders smooth them), or a
+/// coefficient is past what libjpeg's standard Huffman tables code: the caller decodes and
+/// encodes it instead; -1 when it cannot be read (or would take more memory).
+int intranet_jpeg_rewrite(const char *path, size_t max_bytes, void **bytes, size_t *length);
 
 /// Decodes the JPEG at `path` (grey or colour, not CMYK) shrunk by libjpeg while it computes
 /// the inverse DCT, to the fewest eighths of its width that keep at least `min_width` pixels:

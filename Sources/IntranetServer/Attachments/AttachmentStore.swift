@@ -158,7 +158,12 @@ struct AttachmentStore: Sendable {
         let models = try await AttachmentModel.query(on: database).filter(\.$announcementID ~~ announcementIDs)
             .sort(\.$position).sort(\.$id).all()
         guard !models.isEmpty else { return [:] }
-        let variants = try await AttachmentVariantModel.query(on: database).filter(\.$id.$attachmentID ~~ models.map { try $0.requireID() }).all()
+        // The variants of every attachment found, read in slices far below the databases'
+        // limits on a statement's parameters (announcements may hold any number of files).
+        var variants: [AttachmentVariantModel] = []
+        for slice in try models.map({ try $0.requireID() }).chunked(by: 1_000) {
+            variants += try await AttachmentVariantModel.query(on: database).filter(\.$id.$attachmentID ~~ Array(slice)).all()
+        }
         let variantsByAttachment = Dictionary(grouping: variants) { $0.id!.attachmentID }
         var result: [Int: [AttachmentDescription]] = [:]
         for model in models {

@@ -75,14 +75,16 @@ enum ImageRefusal: Error, Equatable, Sendable {
     }
 }
 
-/// Checks, cleans and resizes uploaded images with libvips.
+/// Checks, cleans and resizes uploaded images with libvips (and libjpeg).
 ///
-/// Every image is decoded and encoded again: what is served never carries the upload's
-/// metadata (EXIF with its GPS position and camera serial, XMP, IPTC, comments), is turned
-/// upright by its EXIF orientation, and has its colours converted to sRGB (the colour profile
-/// is then dropped, since sRGB is what an untagged image means). The size is read from the
-/// header before any pixel is decoded, so a decompression bomb is refused for the price of
-/// its header.
+/// Every image is written anew: what is served never carries the upload's metadata (EXIF with
+/// its GPS position and camera serial, XMP, IPTC, comments), is turned upright by its EXIF
+/// orientation, and has its colours converted to sRGB (the colour profile is then dropped,
+/// since sRGB is what an untagged image means). Most images are decoded and encoded again; a
+/// JPEG that needs no turning or converting has its compressed data rewritten without loss
+/// (see ``processShownAsStored(_:width:height:limit:)``). The size is read from the header
+/// before any pixel is decoded, so a decompression bomb is refused for the price of its
+/// header.
 struct ImageProcessor: Sendable {
     /// The widths of the variants made, each only when narrower than the image.
     static let variantWidths = [320, 800, 1600]
@@ -99,7 +101,7 @@ struct ImageProcessor: Sendable {
     private static let writesGIF: Bool = started && intranet_vips_writes_gif() != 0
 
     /// Cleans the image in the file at `path` (whose first bytes said `format`) and makes its
-    /// variants, on NIO's thread pool: decoding is blocking work.
+    /// variants, on the images' own threads: decoding is blocking work.
     ///
     /// - Throws: ``ImageRefusal``.
     func process(fileAt path: String, format: ImageFormat) async throws -> ProcessedImage {
@@ -128,7 +130,9 @@ struct ImageProcessor: Sendable {
         }
         let output: ImageFormat = format == .gif && !Self.writesGIF ? .png : format
         // Three bytes a pixel, as a colour JPEG decodes.
-        if format == .jpeg, asShown != 0, w * h * 3 <= inMemoryBytes, let processed = try Self.processShownAsStored(path, width: w, height: h) {
+        if format == .jpeg, asShown != 0, w * h * 3 <= inMemoryBytes,
+            let processed = try Self.processShownAsStored(path, width: w, height: h, limit: inMemoryBytes)
+        {
             return processed
         }
         if n == 1, let processed = try Self.processInMemory(path, limit: inMemoryBytes, as: output) { return processed }
@@ -171,16 +175,17 @@ struct ImageProcessor: Sendable {
     /// its 800-pixel variant; a 4000-pixel one 2000 wide for its 1600). `nil` when libjpeg
     /// finds fault with the file: it is then decoded by libvips, which refuses what is
     /// truncated or corrupt, as every other image is.
-    private static func processShownAsStored(_ path: String, width: Int, height: Int) throws -> ProcessedImage? {
+    private static func processShownAsStored(_ path: String, width: Int, height: Int, limit: Int) throws -> ProcessedImage? {
         var bytes: UnsafeMutableRawPointer?
         var length = 0
-        guard intranet_jpeg_rewrite(path, &bytes, &length) == 0, let bytes else { return nil }
+        guard intranet_jpeg_rewrite(path, limit, &bytes, &length) == 0, let bytes else { return nil }
         let full = EncodedImage(width: width, height: height, bytes: buffer(bytes, length))
         let widths = variantWidths.filter { $0 < width }
-        guard let largest = widths.last else { return ProcessedImage(format: .jpeg, full: full, variants: []) }
+        // Decoded even with no variant to make (then at an eighth of its size): a file whose
+        // coefficients can be read may still not decode (fractional sampling), and is refused.
         var image: UnsafeMutableRawPointer?
         var (decodedWidth, decodedHeight): (Int32, Int32) = (0, 0)
-        guard intranet_jpeg_decode_scaled(path, Int32(largest), &image, &decodedWidth, &decodedHeight) == 0 else { return nil }
+        guard intranet_jpeg_decode_scaled(path, Int32(widths.last ?? 1), &image, &decodedWidth, &decodedHeight) == 0 else { return nil }
         defer { intranet_vips_release(image) }
         return ProcessedImage(format: .jpeg, full: full, variants: try variants(of: image, widths: widths, as: .jpeg))
     }

@@ -145,9 +145,8 @@ extension WordPressImporter {
         }
     }
 
-    /// Most announcements one query names: SQLite takes 32,766 parameters in a statement and
-    /// PostgreSQL 65,535, and reading their attachments' variants names every attachment of
-    /// the slice (so up to 160 each).
+    /// Most announcements one query names, far below what SQLite (32,766 parameters in a
+    /// statement) and PostgreSQL (65,535) take.
     private static let idsPerQuery = 200
 
     /// Each announcement's `updatedAt`, by id.
