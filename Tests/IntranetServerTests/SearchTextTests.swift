@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import IntranetServer
 
@@ -38,6 +39,56 @@ struct SearchTextTests {
         let positions = long.tsvector.split(separator: " ").first.map { $0.split(separator: ",").count }
         #expect(positions == 256, "at most 256 positions a word")
         #expect(AnnouncementSearchIndex.Document(title: "", body: nil).tsvector == "")
+    }
+
+    @Test("a body's snippet is the same whether its words are scanned or were folded before (a result found again)")
+    func foldedWordsGiveTheSameSnippets() throws {
+        let filler = String(repeating: "the canteen menu changes weekly and ", count: 12)
+        let texts = [
+            "Zoë Weiß met the Gonçalves team about SECURITY keys; security first. " + filler + "Secure, secured.",
+            filler + "农历新年快乐！新年 in the office 办公室 and 会議室 " + filler + "新年",
+            "Nothing here matches at all. " + filler,
+            filler + filler + "quarterly report: the quarterly numbers",
+        ]
+        let queries = ["zoe weiss", "secu", "新年", "办公室", "\"quarterly report\"", "goncalves security", "absent", "menu"]
+        var compared = 0
+        for text in texts {
+            let words = SearchText.foldedWords(text)
+            for raw in queries {
+                let query = try SearchQuery.parse(raw)
+                let scanned = SnippetMaker.snippet(of: text, for: query)
+                let folded = SnippetMaker.snippet(of: text, words: words, for: query)
+                #expect(scanned?.text == folded?.text && scanned?.matches == folded?.matches, "\(raw) in \(text.prefix(30))…")
+                if scanned != nil { compared += 1 }
+            }
+            let every = try SearchQuery.parse("the")
+            #expect(SnippetMaker.marks(in: words, for: every).map { [$0.start, $0.end] } == SnippetMaker.marks(in: text, for: every).map { [$0.start, $0.end] })
+        }
+        #expect(compared >= 10, "the pairs with a match have a snippet to compare")
+        // A long match made of touching words, an empty text, a word too long to be a word.
+        let run = String(repeating: "新年快乐农历春节", count: 25)
+        for (text, raw) in [(run + " and more", run), ("", "anything"), (String(repeating: "x", count: 300) + " xylophone", "xy")] {
+            let query = try SearchQuery.parse(raw)
+            let scanned = SnippetMaker.snippet(of: text, for: query)
+            let folded = SnippetMaker.snippet(of: text, words: SearchText.foldedWords(text), for: query)
+            #expect(scanned?.text == folded?.text && scanned?.matches == folded?.matches, "\(raw.prefix(10))")
+        }
+    }
+
+    @Test("a body is kept as plain text when first found, and with its words folded when found again; an edit starts over")
+    func plainBodiesFoldOnSecondSight() throws {
+        let bodies = PlainBodies()
+        var announcement = StoredAnnouncement(
+            id: 7, title: "Canteen", body: "<p>The <b>canteen</b> opens at noon.</p>", revision: 3, createdAt: Date(), updatedAt: Date())
+        let first = bodies.entry(of: announcement)
+        #expect(first.text == "The canteen opens at noon." && first.words == nil)
+        let second = bodies.entry(of: announcement)
+        #expect(second.words?.count == 5)
+        #expect(bodies.entry(of: announcement).words?.count == 5, "kept folded")
+        announcement.revision = 4
+        announcement.body = "<p>Closed today.</p>"
+        let edited = bodies.entry(of: announcement)
+        #expect(edited.text == "Closed today." && edited.words == nil)
     }
 
     @Test("a snippet marks a long match whole: words touching the first mark extend it past the snippet's usual length")

@@ -109,17 +109,17 @@ struct SearchController: Sendable {
         }
         if asked.groups != .people {
             let (items, total) = try await announcements.search(asked.query, offset: asked.offset, limit: asked.limit, visibility: visibility)
-            results.announcements = SearchGroup(total: total, items: items.map { Self.hit($0, body: bodies.text(of: $0), for: asked.query) })
+            results.announcements = SearchGroup(total: total, items: items.map { Self.hit($0, body: bodies.entry(of: $0), for: asked.query) })
         }
         return results
     }
 
-    /// An announcement as a result: its snippet from the body (`body`, its plain text) where the
-    /// query's words are, or else its title.
-    static func hit(_ announcement: StoredAnnouncement, body: String, for query: SearchQuery) -> AnnouncementHit {
-        let snippet = SnippetMaker.snippet(of: body, for: query)
+    /// An announcement as a result: its snippet from the body (`body`, its plain text and
+    /// words) where the query's words are, or else its title.
+    static func hit(_ announcement: StoredAnnouncement, body: PlainBodies.Entry, for query: SearchQuery) -> AnnouncementHit {
+        let snippet = SnippetMaker.snippet(of: body.text, words: body.words, for: query)
             ?? SnippetMaker.snippet(of: announcement.title, for: query)
-            ?? SearchSnippet(text: String(body.prefix(SnippetMaker.length)), matches: [])
+            ?? SearchSnippet(text: String(body.text.prefix(SnippetMaker.length)), matches: [])
         return AnnouncementHit(id: announcement.id, title: announcement.title, snippet: snippet)
     }
 }

@@ -38,6 +38,42 @@ enum SearchText {
         }
     }
 
+    /// A text's words folded once, so that a snippet can mark a query's words in it without
+    /// folding it again: their folded bytes end to end, where each one's bytes end, and where
+    /// each stands in the text, in code points.
+    struct FoldedWords: Sendable {
+        var bytes: [UInt8] = []
+        var ends: [UInt32] = []
+        var starts: [UInt32] = []
+        var stops: [UInt32] = []
+
+        /// How many words.
+        var count: Int { ends.count }
+        /// About the bytes it holds (its arrays' capacities, which growing leaves larger than
+        /// their contents).
+        var size: Int { bytes.capacity + (ends.capacity + starts.capacity + stops.capacity) * 4 }
+    }
+
+    /// Every word of `text`, folded (``FoldedWords``).
+    static func foldedWords(_ text: String) -> FoldedWords {
+        var words = FoldedWords()
+        scan(text) { bytes, start, end, _ in
+            words.bytes.append(contentsOf: bytes)
+            words.ends.append(UInt32(words.bytes.count))
+            words.starts.append(UInt32(start))
+            words.stops.append(UInt32(end))
+            return true
+        }
+        return words
+    }
+
+    /// Calls `body` with each word of `text` folded (its UTF-8 bytes), and where it stands in
+    /// code points, in order, until it returns `false`: ``forEachWord(in:_:)`` without making
+    /// a string of each word.
+    static func forEachFoldedWord(in text: String, _ body: (ArraySlice<UInt8>, Int, Int) -> Bool) {
+        scan(text) { bytes, start, end, _ in body(bytes, start, end) }
+    }
+
     /// The folded words of `text`, separated by spaces: what the index stores.
     static func indexed(_ text: String) -> String {
         var output: [UInt8] = []

@@ -11,33 +11,67 @@ enum SnippetMaker {
     /// The marks of `query`'s words in `text`: every whole word equal to one of them, or
     /// beginning with a word being typed, in Unicode code points (overlapping marks merged).
     /// With `reach`, only those beginning less than `reach` code points after the first: all a
-    /// snippet can show (a body's words past it are not read).
+    /// snippet can show (a text's words past it are not read).
     static func marks(in text: String, for query: SearchQuery, reach: Int? = nil) -> [(start: Int, end: Int)] {
-        let wanted = query.markedWords
+        let wanted = wantedWords(query)
         var marks: [(start: Int, end: Int)] = []
-        SearchText.forEachWord(in: text) { word in
-            // Past the reach, and past the last mark (a word touching it still extends it).
-            if let reach, let first = marks.first, let last = marks.last, word.start >= first.start + reach, word.start > last.end {
-                return false
-            }
-            // Bytes, as the index compares words (and faster than comparing characters).
-            guard wanted.contains(where: { $0.prefix ? word.folded.utf8.starts(with: $0.word.utf8) : word.folded.utf8.elementsEqual($0.word.utf8) }) else {
-                return true
-            }
-            if let last = marks.last, word.start <= last.end {
-                marks[marks.count - 1].end = max(last.end, word.end)
-            } else {
-                marks.append((word.start, word.end))
-            }
+        SearchText.forEachFoldedWord(in: text) { word, start, stop in
+            if isPastReach(start, of: marks, reach) { return false }
+            if isWanted(word, wanted) { add(start, stop, to: &marks) }
             return true
         }
         return marks
     }
 
+    /// The same marks among `words`, a text's words folded once: nothing is folded again.
+    static func marks(in words: SearchText.FoldedWords, for query: SearchQuery, reach: Int? = nil) -> [(start: Int, end: Int)] {
+        let wanted = wantedWords(query)
+        var marks: [(start: Int, end: Int)] = []
+        words.bytes.withUnsafeBufferPointer { bytes in
+            var begin = 0
+            for index in 0..<words.count {
+                let end = Int(words.ends[index])
+                defer { begin = end }
+                let start = Int(words.starts[index])
+                if isPastReach(start, of: marks, reach) { break }
+                if isWanted(bytes[begin..<end], wanted) { add(start, Int(words.stops[index]), to: &marks) }
+            }
+        }
+        return marks
+    }
+
+    /// The words a query marks, as bytes (as the index compares words), each whether it is
+    /// being typed (a beginning).
+    private static func wantedWords(_ query: SearchQuery) -> [(bytes: [UInt8], prefix: Bool)] {
+        query.markedWords.map { (Array($0.word.utf8), $0.prefix) }
+    }
+
+    private static func isWanted(_ word: some Collection<UInt8>, _ wanted: [(bytes: [UInt8], prefix: Bool)]) -> Bool {
+        wanted.contains { $0.prefix ? word.starts(with: $0.bytes) : word.elementsEqual($0.bytes) }
+    }
+
+    /// Whether a word at `start` is past the reach: past `reach` after the first mark, and past
+    /// the last (a word touching it still extends it).
+    private static func isPastReach(_ start: Int, of marks: [(start: Int, end: Int)], _ reach: Int?) -> Bool {
+        guard let reach, let first = marks.first, let last = marks.last else { return false }
+        return start >= first.start + reach && start > last.end
+    }
+
+    /// Adds a word's mark, merged with the last when they touch.
+    private static func add(_ start: Int, _ stop: Int, to marks: inout [(start: Int, end: Int)]) {
+        if let last = marks.last, start <= last.end {
+            marks[marks.count - 1].end = max(last.end, stop)
+        } else {
+            marks.append((start, stop))
+        }
+    }
+
     /// A snippet of `text` (one line of plain text) around the first of `query`'s words in
-    /// it, or `nil` when none is there.
-    static func snippet(of text: String, for query: SearchQuery) -> SearchSnippet? {
-        let marks = marks(in: text, for: query, reach: length)
+    /// it, or `nil` when none is there; from `words`, the text's words folded, when it is
+    /// given (``PlainBodies`` keeps them for bodies found more than once).
+    static func snippet(of text: String, words: SearchText.FoldedWords? = nil, for query: SearchQuery) -> SearchSnippet? {
+        let marks: [(start: Int, end: Int)] =
+            if let words { Self.marks(in: words, for: query, reach: length) } else { Self.marks(in: text, for: query, reach: length) }
         guard let first = marks.first else { return nil }
         // The window ends at most `length` past its start, which is not after the first mark;
         // one more scalar tells whether the text goes on.
