@@ -151,13 +151,19 @@ extension WordPressImporter {
 
     /// Each announcement's `updatedAt`, by id.
     private static func updatedAt(of ids: [Int], on database: any Database) async throws -> [Int: Date] {
-        var result: [Int: Date] = [:]
+        try await models(ids, on: database).mapValues(\.updatedAt)
+    }
+
+    /// Announcements `ids`, by id, read in slices far below the databases' limits on a
+    /// statement's parameters.
+    private static func models(_ ids: [Int], on database: any Database) async throws -> [Int: AnnouncementModel] {
+        var models: [Int: AnnouncementModel] = [:]
         for slice in ids.chunked(by: idsPerQuery) {
             for model in try await AnnouncementModel.query(on: database).filter(\.$id ~~ Array(slice)).all() {
-                if let id = model.id, result[id] == nil { result[id] = model.updatedAt }
+                if let id = model.id { models[id] = model }
             }
         }
-        return result
+        return models
     }
 
     /// Points the bodies of announcements `ids` to their stored files, and gives back the
@@ -167,14 +173,10 @@ extension WordPressImporter {
         let ids = ids.filter { updatedAt[$0] != nil || withFiles.contains($0) }
         guard !ids.isEmpty else { return 0 }
         return try await changes.write(.announcements, on: database) { database, changed in
+            let models = try await Self.models(ids, on: database)
             var descriptions: [Int: [AttachmentDescription]] = [:]
-            var models: [Int: AnnouncementModel] = [:]
-            // Read in slices, each far below the databases' limits on a statement's parameters.
             for slice in ids.chunked(by: Self.idsPerQuery) {
                 descriptions.merge(try await AttachmentStore.descriptions(of: Array(slice), on: database)) { first, _ in first }
-                for model in try await AnnouncementModel.query(on: database).filter(\.$id ~~ Array(slice)).all() {
-                    if let id = model.id { models[id] = model }
-                }
             }
             var rewritten = 0
             var subjects: [Change.Subject] = []
