@@ -81,6 +81,26 @@ struct PeopleSearchIndexTests {
         }
     }
 
+    @Test("a page of the one search's people is every match ranked by tier, then name, however each tier is put in name order", arguments: [true, false])
+    func rankedPagesMatchReference(indexed: Bool) throws {
+        let (_, orders, keys, snapshot) = try Self.searched(seed: 13, indexed: indexed)
+        for texts in [["a"], ["ab"], ["a", "b"], ["e z"], ["ø"], ["zz", "a"], ["abcde"], ["q"]] {
+            let needles = texts.map { Array($0.utf8) }
+            let ranked = orders[.name]!.filter { id in texts.allSatisfy { keys[id]!.utf8.firstRange(of: $0.utf8) != nil } }
+                .enumerated()
+                .map { (id: $1, tier: PeopleFinder.tier(of: keys[$1]!, texts), position: $0) }
+                .sorted { ($0.tier, $0.position) < ($1.tier, $1.position) }
+                .map(\.id)
+            for (offset, limit) in [(0, 1), (0, 10), (7, 20), (150, 50), (0, 5_000)] {
+                for choosing in [.cheaper, .sortingAll, .walkingNameOrder] as [PeopleSearchSnapshot.Choosing] {
+                    let found = snapshot.ranked(allOf: texts, offset: offset, limit: limit, choosing: choosing) { PeopleFinder.tier(of: $0, needles) }
+                    #expect(found.total == ranked.count, "\(texts)")
+                    #expect(found.ids == Array(ranked.dropFirst(offset).prefix(limit)), "\(texts) \(offset) \(limit) \(choosing)")
+                }
+            }
+        }
+    }
+
     @Test("orders that do not hold everyone exactly once, or ids out of order, make no snapshot")
     func refusesInconsistentReads() {
         let people = [(id: 1, searchKey: "ann"), (id: 2, searchKey: "bob"), (id: 5, searchKey: "cy")]

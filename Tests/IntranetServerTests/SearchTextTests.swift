@@ -78,8 +78,7 @@ struct SearchTextTests {
     @Test("a body is kept as plain text when first found, and with its words folded when found again; an edit starts over")
     func plainBodiesFoldOnSecondSight() throws {
         let bodies = PlainBodies()
-        var announcement = StoredAnnouncement(
-            id: 7, title: "Canteen", body: "<p>The <b>canteen</b> opens at noon.</p>", revision: 3, createdAt: Date(), updatedAt: Date())
+        var announcement = FoundAnnouncement(id: 7, title: "Canteen", body: "<p>The <b>canteen</b> opens at noon.</p>", revision: 3)
         let first = bodies.entry(of: announcement)
         #expect(first.text == "The canteen opens at noon." && first.words == nil)
         let second = bodies.entry(of: announcement)
@@ -89,6 +88,25 @@ struct SearchTextTests {
         announcement.body = "<p>Closed today.</p>"
         let edited = bodies.entry(of: announcement)
         #expect(edited.text == "Closed today." && edited.words == nil)
+    }
+
+    @Test("a match far into a text: the snippet starts at a word a little before it, with an ellipsis, and its marks point at the match")
+    func farMatch() throws {
+        let query = try SearchQuery.parse("canteen")
+        for filler in ["🎉 word ", "données ", "a ", "办公室会议 "] {
+            let before = String(repeating: filler, count: 400)
+            let text = before + "the canteen opens at noon, " + String(repeating: "then more ", count: 50) + "end."
+            for words in [nil, SearchText.foldedWords(text)] {
+                let snippet = try #require(SnippetMaker.snippet(of: text, words: words, for: query))
+                #expect(snippet.marked == ["canteen"], "\(filler) \(snippet.matches)")
+                #expect(snippet.text.hasPrefix("…") && snippet.text.hasSuffix("…"))
+                let shown = String(snippet.text.dropFirst().dropLast())
+                #expect(text.contains(" " + shown + " "), "begins and ends at words: \(snippet.text)")
+                #expect(shown.unicodeScalars.count <= SnippetMaker.length)
+                let lead = try #require(shown.range(of: "canteen")).lowerBound
+                #expect(shown.unicodeScalars[..<lead].count <= SnippetMaker.lead, "little before the match")
+            }
+        }
     }
 
     @Test("a snippet marks a long match whole: words touching the first mark extend it past the snippet's usual length")

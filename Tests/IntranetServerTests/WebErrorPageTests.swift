@@ -83,7 +83,7 @@ private struct UnreachableDatabase: AnnouncementRepository {
         throw ConnectionRefused()
     }
     func delete(id: Int, precondition: WritePrecondition) async throws { throw ConnectionRefused() }
-    func search(_ query: SearchQuery, offset: Int, limit: Int, visibility: Visibility) async throws -> (items: [StoredAnnouncement], total: Int) {
+    func search(_ query: SearchQuery, offset: Int, limit: Int, visibility: Visibility) async throws -> (items: [FoundAnnouncement], total: Int) {
         throw ConnectionRefused()
     }
     func ping() async throws { throw ConnectionRefused() }

@@ -144,6 +144,74 @@ final class PeopleSearchSnapshot: Sendable {
     /// Everyone whose key contains every one of `texts` (already folded), in name order, with
     /// their keys: what the one search (`GET /search`) ranks.
     func matches(allOf texts: [String]) -> [(id: Int, key: String)] {
+        entries(allOf: texts).sorted { nameRanks[Int($0)] < nameRanks[Int($1)] }.map { entry in
+            let entry = Int(entry)
+            return (ids[entry], String(decoding: text[starts[entry]..<(starts[entry + 1] - 1)], as: UTF8.self))
+        }
+    }
+
+    /// How ``ranked(allOf:offset:limit:choosing:tier:)`` puts the matches in order.
+    enum Choosing {
+        /// Walking the name order when the matches are many, otherwise sorting.
+        case cheaper
+        /// Working out every match's tier and sorting the tiers the page reaches by name.
+        case sortingAll
+        /// Walking the name order, working out the tier of each match met, until the first
+        /// tier alone fills the page or every match was met.
+        case walkingNameOrder
+    }
+
+    /// One page of the people whose key contains every one of `texts` (already folded), by
+    /// `tier` (lowest first; given each key's bytes, it must answer 0, 1, 2 or 3), then by
+    /// name; and how many match in all. Works on the keys' bytes where they lie: no key is
+    /// copied. When the matches are many (a common first name), the name order is walked and
+    /// stops once the first tier alone fills the page: the rest cannot come before those, so
+    /// their tiers are never worked out.
+    ///
+    /// - Parameter choosing: how the matches are put in order (every way gives the same page;
+    ///   tests compare).
+    func ranked(
+        allOf texts: [String], offset: Int, limit: Int, choosing: Choosing = .cheaper, tier: (UnsafeBufferPointer<UInt8>) -> Int
+    ) -> (ids: [Int], total: Int) {
+        let matches = entries(allOf: texts)
+        let wanted = offset + limit
+        guard wanted > 0, !matches.isEmpty else { return ([], matches.count) }
+        // Walking looks at every person until the page is full; sorting works out every
+        // match's tier and sorts them.
+        let walking = switch choosing {
+        case .cheaper: matches.count * 16 >= ids.count
+        case .sortingAll: false
+        case .walkingNameOrder: true
+        }
+        var tiers: [[Int]] = [[], [], [], []]
+        text.withUnsafeBufferPointer { text in
+            func tierOf(_ entry: Int) -> Int {
+                tier(UnsafeBufferPointer(rebasing: text[starts[entry]..<(starts[entry + 1] - 1)]))
+            }
+            if walking, let order = orders[.name] {
+                var isMatch = [Bool](repeating: false, count: ids.count)
+                for entry in matches { isMatch[Int(entry)] = true }
+                for entry in order where isMatch[Int(entry)] {
+                    let tier = tierOf(Int(entry))
+                    // No tier needs more than the page: those after come after in name order.
+                    if tiers[tier].count < wanted { tiers[tier].append(ids[Int(entry)]) }
+                    if tiers[0].count == wanted { break }
+                }
+            } else {
+                var byTier: [[Int32]] = [[], [], [], []]
+                for entry in matches { byTier[tierOf(Int(entry))].append(entry) }
+                var count = 0
+                for (tier, members) in byTier.enumerated() where count < wanted {
+                    tiers[tier] = members.sorted { nameRanks[Int($0)] < nameRanks[Int($1)] }.prefix(wanted - count).map { ids[Int($0)] }
+                    count += tiers[tier].count
+                }
+            }
+        }
+        return (Array(tiers.joined().dropFirst(offset).prefix(limit)), matches.count)
+    }
+
+    /// The entries whose key contains every one of `texts`, ascending.
+    private func entries(allOf texts: [String]) -> [Int32] {
         // The longest text first: the fewest keys to check for the others.
         let needles = texts.map { Array($0.utf8) }.sorted { $0.count > $1.count }
         guard let first = needles.first else { return [] }
@@ -153,10 +221,7 @@ final class PeopleSearchSnapshot: Sendable {
                 needle.withUnsafeBytes { needle in matches.filter { holds(Int($0), needle, in: text) } }
             }
         }
-        return matches.sorted { nameRanks[Int($0)] < nameRanks[Int($1)] }.map { entry in
-            let entry = Int(entry)
-            return (ids[entry], String(decoding: text[starts[entry]..<(starts[entry + 1] - 1)], as: UTF8.self))
-        }
+        return matches
     }
 
     /// Whether `key` contains `text`, by the same byte comparison the search makes.

@@ -37,7 +37,7 @@ protocol AnnouncementRepository: Sendable {
     /// One page of the live announcements `visibility` allows that match `query`, best first
     /// (``AnnouncementSearchIndex``), and how many match in all. What `visibility` hides is
     /// filtered before ranking, paging and counting.
-    func search(_ query: SearchQuery, offset: Int, limit: Int, visibility: Visibility) async throws -> (items: [StoredAnnouncement], total: Int)
+    func search(_ query: SearchQuery, offset: Int, limit: Int, visibility: Visibility) async throws -> (items: [FoundAnnouncement], total: Int)
 
     /// Checks the database answers (for `/health`).
     func ping() async throws

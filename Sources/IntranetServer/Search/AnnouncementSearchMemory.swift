@@ -85,7 +85,8 @@ final class AnnouncementSearchMemory: Service, ChangeListener, Sendable {
         for visibility: Visibility, in snapshot: AnnouncementSearchSnapshot, stamp: UInt64, at now: Date
     ) -> SlotSet {
         let moment = now.timeIntervalSince1970
-        if let kept = visibleKept.withLock({ $0[visibility] }), kept.stamp == stamp, kept.from <= moment, moment < kept.until {
+        let key = KeptVisibility(visibility: visibility)
+        if let kept = visibleKept.withLock({ $0[key] }), kept.stamp == stamp, kept.from <= moment, moment < kept.until {
             return kept.slots
         }
         // Searches find what is live, for editors too.
@@ -94,7 +95,7 @@ final class AnnouncementSearchMemory: Service, ChangeListener, Sendable {
         }
         visibleKept.withLock { kept in
             if kept.count >= Self.maxVisibilitiesKept { kept.removeAll() }
-            kept[visibility] = (stamp, moment, until, slots)
+            kept[key] = (stamp, moment, until, slots)
         }
         return slots
     }
@@ -103,7 +104,22 @@ final class AnnouncementSearchMemory: Service, ChangeListener, Sendable {
     static let maxVisibilitiesKept = 64
     /// By visibility: the slots, for the snapshot of `stamp`, from the moment they were worked
     /// out until the first publication or expiry after it.
-    private let visibleKept = Mutex<[Visibility: (stamp: UInt64, from: Double, until: Double, slots: SlotSet)]>([:])
+    private let visibleKept = Mutex<[KeptVisibility: (stamp: UInt64, from: Double, until: Double, slots: SlotSet)]>([:])
+
+    /// A visibility as a key of what is kept, hashed by its kind and how many announcements it
+    /// grants rather than by each of them (hashing a view's thousands of granted ids took a
+    /// fortieth of a search); told apart by the whole visibility.
+    private struct KeptVisibility: Hashable {
+        let visibility: Visibility
+
+        func hash(into hasher: inout Hasher) {
+            if case .granted(let ids) = visibility {
+                hasher.combine(ids.count)
+            } else {
+                hasher.combine(visibility)
+            }
+        }
+    }
 
     /// How many searches were answered from memory (for tests and diagnostics).
     var answers: Int { state.withLock { $0.answers } }
@@ -188,21 +204,28 @@ final class AnnouncementSearchMemory: Service, ChangeListener, Sendable {
         }
     }
 
-    /// `held` with announcements `ids` read again (those gone removed).
+    /// `held` with announcements `ids` read again (those gone removed). Many at once (an
+    /// import) are put in order once at the end, as a load is, rather than one by one.
     private func changed(_ held: AnnouncementSearchSnapshot, ids: Set<Int>) async throws -> AnnouncementSearchSnapshot {
         var next = held
+        let many = ids.count > Self.manyChanges
         let ids = ids.sorted()
         for start in stride(from: 0, to: ids.count, by: chunkSize) {
             let chunk = Array(ids[start..<min(start + chunkSize, ids.count)])
             var found = Set<Int>()
             for stored in try await rows(where: .in(chunk)) {
-                next.add(stored.row())
+                next.add(stored.row(), sortingLater: many)
                 found.insert(stored.entry.id)
             }
             for id in chunk where !found.contains(id) { next.remove(id: id) }
         }
+        if many { next.finishLoading() }
         return next
     }
+
+    /// How many changed announcements are indexed as a load is (each put in rank order by
+    /// moving the slots after it costs up to 400 KB of copying per 100,000 announcements).
+    static let manyChanges = 500
 
     /// The announcements whose revision or visibility (status, window, restriction: a hand
     /// write may change those without a new revision) in the database differs from `held`'s,

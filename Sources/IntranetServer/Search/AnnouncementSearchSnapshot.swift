@@ -60,6 +60,12 @@ struct AnnouncementSearchSnapshot: Sendable {
     private var sortedTerms: [UInt32] = []
     /// Whether ``sortedTerms`` holds every term (a bulk load sorts them once at its end).
     private var isSorted = true
+    /// Every slot, the best ranked first (newer, then the higher id; removed ones are left in
+    /// place): the first page of thousands of matches is found by walking it, not by weighing
+    /// every match.
+    private var rankOrder: [UInt32] = []
+    /// Whether ``rankOrder`` is in order (a bulk load sorts it once at its end).
+    private var isRankSorted = true
     /// By term number: the slots whose title or body holds the term, ascending (empty for the
     /// terms of ``densePostings``).
     private var postings: [[UInt32]] = []
@@ -117,6 +123,34 @@ struct AnnouncementSearchSnapshot: Sendable {
         entries.append(entry)
         titles.append(title)
         slotsByID[entry.id] = slot
+        if sortingLater || !isRankSorted {
+            rankOrder.append(slot)
+            isRankSorted = false
+        } else {
+            rankOrder.insert(slot, at: rankPosition(of: entry))
+        }
+    }
+
+    /// Whether `a` ranks before `b` among announcements of one tier: newer, then the higher id.
+    private static func ranksBefore(_ a: Entry, _ b: Entry) -> Bool {
+        a.createdAt != b.createdAt ? a.createdAt > b.createdAt : a.id > b.id
+    }
+
+    /// Where in ``rankOrder`` `entry` goes: after every slot that ranks before it.
+    private func rankPosition(of entry: Entry) -> Int {
+        Self.partitionPoint(of: rankOrder) { Self.ranksBefore(entries[Int($0)], entry) }
+    }
+
+    /// The first position in `order` whose element `isBefore` says is not, where every one
+    /// before it is (by binary search).
+    private static func partitionPoint(of order: [UInt32], isBefore: (UInt32) -> Bool) -> Int {
+        var low = 0
+        var high = order.count
+        while low < high {
+            let middle = (low + high) / 2
+            if isBefore(order[middle]) { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// Appends `slot` to term `number`'s postings, and to its bits when it has them or (`now`)
@@ -151,6 +185,10 @@ struct AnnouncementSearchSnapshot: Sendable {
 
     /// Puts the terms of a load in order, and gives back the spare capacity of the postings.
     mutating func finishLoading() {
+        if !isRankSorted {
+            rankOrder.sort { Self.ranksBefore(entries[Int($0)], entries[Int($1)]) }
+            isRankSorted = true
+        }
         if !isSorted {
             sortedTerms = Array(0..<UInt32(terms.count))
             sortedTerms.sort { Self.precedes(terms[Int($0)], terms[Int($1)]) }
@@ -196,13 +234,7 @@ struct AnnouncementSearchSnapshot: Sendable {
 
     /// The position in ``sortedTerms`` of the first term not before `text`.
     private func firstTerm(notBefore text: String) -> Int {
-        var low = 0
-        var high = sortedTerms.count
-        while low < high {
-            let middle = (low + high) / 2
-            if Self.precedes(terms[Int(sortedTerms[middle])], text) { low = middle + 1 } else { high = middle }
-        }
-        return low
+        Self.partitionPoint(of: sortedTerms) { Self.precedes(terms[Int($0)], text) }
     }
 
     // MARK: Searching
@@ -296,17 +328,34 @@ struct AnnouncementSearchSnapshot: Sendable {
         return (slots, until)
     }
 
+    /// How ``search(_:phraseSlots:visible:offset:limit:choosing:)`` picks a page among a tier's
+    /// matches.
+    enum Choosing {
+        /// Walking the rank order when that looks at fewer slots than there are matches,
+        /// otherwise weighing every match.
+        case cheaper
+        /// Weighing every match in a heap of the page's size.
+        case weighingAll
+        /// Walking ``rankOrder`` until the page is full.
+        case walkingRankOrder
+    }
+
     /// One page of the announcements matching `query` among `visible` (``visibleSlots(at:allows:)``),
     /// in the order ``FluentAnnouncementRepository/search(_:offset:limit:visibility:)`` gives, and
     /// how many there are in all. Hidden announcements are set aside by one intersection before
     /// anything is counted or ranked, so the work done for each match a reader may not see is
-    /// nil and the time a search takes tells next to nothing about them.
+    /// nil and the time a search takes tells next to nothing about them. (Walking the rank
+    /// order passes over every announcement ranked before the page's last, matching or not,
+    /// visible or not: its time follows how many announcements there are, not which of them a
+    /// reader may not see hold the words.)
     ///
-    /// - Parameter phraseSlots: for each phrase of the query, the slots of the announcements
-    ///   holding it (phrases in bodies are matched by the database's index: word positions are
-    ///   not held here).
+    /// - Parameters:
+    ///   - phraseSlots: for each phrase of the query, the slots of the announcements holding it
+    ///     (phrases in bodies are matched by the database's index: word positions are not held
+    ///     here).
+    ///   - choosing: how a tier's page is chosen (every way gives the same page; tests compare).
     func search(
-        _ query: SearchQuery, phraseSlots: [[String]: SlotSet], visible: SlotSet, offset: Int, limit: Int
+        _ query: SearchQuery, phraseSlots: [[String]: SlotSet], visible: SlotSet, offset: Int, limit: Int, choosing: Choosing = .cheaper
     ) -> (ids: [Int], total: Int) {
         guard !query.terms.isEmpty else { return ([], 0) }
         // The same tiers as the database's search: every term whole in the title, then with the
@@ -314,21 +363,52 @@ struct AnnouncementSearchSnapshot: Sendable {
         var matching = intersection(query.terms.map { matcher($0, phraseSlots: phraseSlots) })
         matching.slots.formIntersection(visible)
         let whole = query.hasPrefix ? intersection(query.whole.terms.map { matcher($0, phraseSlots: phraseSlots) }) : matching
-        var total = 0
-        var best = PageSelection(size: offset + limit)
+        let wanted = offset + limit
+        var page: [Int] = []
+        var rest = matching.slots
+        for tier in [whole.titleSlots, matching.titleSlots, whole.slots, nil] where page.count < wanted {
+            var members = rest
+            if let tier {
+                members.formIntersection(tier)
+                rest.subtract(members)
+            }
+            page += best(wanted - page.count, of: members, choosing: choosing)
+        }
+        return (Array(page.dropFirst(offset)), matching.slots.count)
+    }
+
+    /// The ids of the best `count` of `members`, best first.
+    private func best(_ count: Int, of members: SlotSet, choosing: Choosing) -> [Int] {
+        let found = members.count
+        guard found > 0, count > 0 else { return [] }
+        // Walking the rank order looks at about count × slots ÷ found slots before the page is
+        // full; weighing looks at every one found.
+        let asked = switch choosing {
+        case .cheaper: found > count && count * rankOrder.count < found * found
+        case .weighingAll: false
+        case .walkingRankOrder: true
+        }
+        // The rank order is walked only when it is in order (a load puts it so at its end).
+        let walking = asked && isRankSorted
+        if walking {
+            var page: [Int] = []
+            page.reserveCapacity(min(count, found))
+            entries.withUnsafeBufferPointer { entries in
+                for slot in rankOrder where members.contains(slot) {
+                    page.append(entries[Int(slot)].id)
+                    if page.count == count { break }
+                }
+            }
+            return page
+        }
+        var best = PageSelection(size: count)
         entries.withUnsafeBufferPointer { entries in
-            matching.slots.forEach { slot in
+            members.forEach { slot in
                 let entry = entries[Int(slot)]
-                total += 1
-                let tier: UInt8 =
-                    if whole.titleSlots.contains(slot) { 0 }
-                    else if matching.titleSlots.contains(slot) { 1 }
-                    else if whole.slots.contains(slot) { 2 }
-                    else { 3 }
-                best.offer(PageSelection.Candidate(tier: tier, createdAt: entry.createdAt, id: entry.id))
+                best.offer(PageSelection.Candidate(createdAt: entry.createdAt, id: entry.id))
             }
         }
-        return (Array(best.ordered().dropFirst(offset).map(\.id)), total)
+        return best.ordered().map(\.id)
     }
 }
 

@@ -1,14 +1,12 @@
-/// The first `size` candidates of a search in rank order, chosen without sorting every match:
-/// a heap whose top is the worst kept.
+/// The first `size` candidates of one tier of a search in rank order, chosen without sorting
+/// every match: a heap whose top is the worst kept.
 struct PageSelection {
     struct Candidate {
-        var tier: UInt8
         var createdAt: Double
         var id: Int
 
-        /// Whether it ranks before `other`: lower tier, then newer, then the higher id.
+        /// Whether it ranks before `other`: newer, then the higher id.
         func ranksBefore(_ other: Candidate) -> Bool {
-            if tier != other.tier { return tier < other.tier }
             if createdAt != other.createdAt { return createdAt > other.createdAt }
             return id > other.id
         }

@@ -34,24 +34,25 @@ struct PeopleFinder: Sendable {
     func search(_ q: String, query: SearchQuery, offset: Int, limit: Int) async throws -> SearchGroup<PersonHit> {
         let needles = Self.needles(q)
         guard !needles.isEmpty else { return SearchGroup(total: 0, items: []) }
-        let candidates: [(id: Int, key: String)]
+        let (page, total): ([Int], Int)
         if let snapshot = index.current() {
-            candidates = snapshot.matches(allOf: needles)
+            let bytes = needles.map { Array($0.utf8) }
+            (page, total) = snapshot.ranked(allOf: needles, offset: offset, limit: limit) { Self.tier(of: $0, bytes) }
         } else {
-            candidates = try await fromDatabase(needles)
+            let candidates = try await fromDatabase(needles)
+            let ranked = candidates.enumerated()
+                .map { (position, candidate) in (id: candidate.id, tier: Self.tier(of: candidate.key, needles), position: position) }
+                .sorted { ($0.tier, $0.position) < ($1.tier, $1.position) }
+            (page, total) = (ranked.dropFirst(offset).prefix(limit).map(\.id), candidates.count)
         }
-        let ranked = candidates.enumerated()
-            .map { (position, candidate) in (id: candidate.id, tier: Self.tier(of: candidate.key, needles), position: position) }
-            .sorted { ($0.tier, $0.position) < ($1.tier, $1.position) }
-        let page = ranked.dropFirst(offset).prefix(limit).map(\.id)
-        let found = Dictionary(uniqueKeysWithValues: try await people.people(ids: Array(page)).map { ($0.id, $0) })
+        let found = Dictionary(uniqueKeysWithValues: try await people.people(ids: page).map { ($0.id, $0) })
         let items = page.compactMap { id -> PersonHit? in
             guard let person = found[id] else { return nil }
             let fields = [person.name, person.jobTitle, person.department, person.email, person.phone ?? ""]
             let snippet = SnippetMaker.snippet(ofFields: fields, for: query) ?? SearchSnippet(text: person.name, matches: [])
             return PersonHit(id: person.id, name: person.name, snippet: snippet)
         }
-        return SearchGroup(total: candidates.count, items: items)
+        return SearchGroup(total: total, items: items)
     }
 
     /// Everyone whose key holds every needle, by name, read from the database.
@@ -72,13 +73,16 @@ struct PeopleFinder: Sendable {
     static func tier(of key: String, _ needles: [String]) -> Int {
         var key = key
         let needles = needles.map { Array($0.utf8) }
-        return key.withUTF8 { key in
-            let name = UnsafeBufferPointer(rebasing: key[..<(key.firstIndex(of: 0x0A) ?? key.count)])
-            if needles.allSatisfy({ occurs($0, in: name, whole: true) }) { return 0 }
-            if needles.allSatisfy({ occurs($0, in: name, whole: false) }) { return 1 }
-            if needles.allSatisfy({ occurs($0, in: key, whole: false) }) { return 2 }
-            return 3
-        }
+        return key.withUTF8 { tier(of: $0, needles) }
+    }
+
+    /// ``tier(of:_:)`` of a key's UTF-8 bytes, for needles as UTF-8 bytes.
+    static func tier(of key: UnsafeBufferPointer<UInt8>, _ needles: [[UInt8]]) -> Int {
+        let name = UnsafeBufferPointer(rebasing: key[..<(key.firstIndex(of: 0x0A) ?? key.count)])
+        if needles.allSatisfy({ occurs($0, in: name, whole: true) }) { return 0 }
+        if needles.allSatisfy({ occurs($0, in: name, whole: false) }) { return 1 }
+        if needles.allSatisfy({ occurs($0, in: key, whole: false) }) { return 2 }
+        return 3
     }
 
     /// Whether `needle` occurs in `text` at the start of a word (and, when `whole`, ending one).

@@ -34,7 +34,7 @@ final class PlainBodies: Sendable {
 
     /// The body of `announcement` as plain text (empty without a body), up to the characters
     /// the search index reads; with its words folded when it was asked for before.
-    func entry(of announcement: StoredAnnouncement) -> Entry {
+    func entry(of announcement: FoundAnnouncement) -> Entry {
         guard let body = announcement.body else { return Entry(text: "") }
         let key = Key(id: announcement.id, revision: announcement.revision, length: body.utf8.count)
         if var entry = kept.withLock({ $0.value(for: key) }) {

@@ -90,7 +90,7 @@ struct SearchController: Sendable {
         let key = "search|\(representation.cacheKey)|\(view.key)|\(asked.groups.rawValue)|\(asked.offset)|\(asked.limit)|\(asked.searched)"
         let entry = try await cache.answer(for: key, dependsOn: [.announcements, .people], keyedBy: view) {
             let results = try await results(asked, visibility: visibility)
-            let body = try representation.encode(results)
+            let body = representation.format == .json ? SearchResultsJSON.encode(results) : try representation.encode(results)
             let etag = EntityTag.forContent(body.readableBytesView, suffix: representation.tagSuffix)
             return CachedResponse(body: body, etag: etag, headers: [
                 .contentType: representation.contentType, .eTag: etag, .apiVersion: representation.version.rawValue,
@@ -116,7 +116,7 @@ struct SearchController: Sendable {
 
     /// An announcement as a result: its snippet from the body (`body`, its plain text and
     /// words) where the query's words are, or else its title.
-    static func hit(_ announcement: StoredAnnouncement, body: PlainBodies.Entry, for query: SearchQuery) -> AnnouncementHit {
+    static func hit(_ announcement: FoundAnnouncement, body: PlainBodies.Entry, for query: SearchQuery) -> AnnouncementHit {
         let snippet = SnippetMaker.snippet(of: body.text, words: body.words, for: query)
             ?? SnippetMaker.snippet(of: announcement.title, for: query)
             ?? SearchSnippet(text: String(body.text.prefix(SnippetMaker.length)), matches: [])

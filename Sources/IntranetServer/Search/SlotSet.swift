@@ -67,6 +67,21 @@ struct SlotSet: Sendable {
         }
     }
 
+    /// Removes the numbers `other` holds (both of the same capacity).
+    mutating func subtract(_ other: SlotSet) {
+        precondition(words.count == other.words.count, "slot sets of different capacities")
+        words.withUnsafeMutableBufferPointer { words in
+            other.words.withUnsafeBufferPointer { others in
+                for index in words.indices { words[index] &= ~others[index] }
+            }
+        }
+    }
+
+    /// How many numbers it holds.
+    var count: Int {
+        words.reduce(0) { $0 + $1.nonzeroBitCount }
+    }
+
     /// Whether `slot` is in the set.
     func contains(_ slot: UInt32) -> Bool {
         let index = Int(slot >> 6)

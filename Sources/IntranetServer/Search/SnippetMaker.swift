@@ -73,29 +73,36 @@ enum SnippetMaker {
         let marks: [(start: Int, end: Int)] =
             if let words { Self.marks(in: words, for: query, reach: length) } else { Self.marks(in: text, for: query, reach: length) }
         guard let first = marks.first else { return nil }
-        // The window ends at most `length` past its start, which is not after the first mark;
-        // one more scalar tells whether the text goes on.
-        let scalars = Array(text.unicodeScalars.prefix(max(first.end, first.start + length) + 1))
-        var start = max(0, first.start - lead)
-        // Begin at a word: after the space before `start`.
-        if start > 0 {
-            if let space = scalars[start..<first.start].firstIndex(where: { $0 == " " }) {
+        // Only the scalars from `lead` before the first mark are kept (those before are only
+        // stepped over): the window ends at most
+        // `length` past its start, which is not after the first mark; one more scalar tells
+        // whether the text goes on. `scalars[i]` is the text's scalar `skipped + i`.
+        let skipped = max(0, first.start - lead)
+        let all = text.unicodeScalars
+        let from = all.index(all.startIndex, offsetBy: skipped, limitedBy: all.endIndex) ?? all.endIndex
+        let scalars = Array(all[from...].prefix(max(first.end, first.start + length) + 1 - skipped))
+        let firstStart = first.start - skipped
+        let firstEnd = first.end - skipped
+        var start = 0
+        // Begin at a word: after the space before the window's first scalar.
+        if skipped > 0 {
+            if let space = scalars[0..<firstStart].firstIndex(where: { $0 == " " }) {
                 start = space + 1
             } else {
-                start = first.start
+                start = firstStart
             }
         }
         var end = min(scalars.count, start + length)
-        if end < scalars.count, first.end < end, let space = scalars[first.end..<end].lastIndex(where: { $0 == " " }) {
+        if end < scalars.count, firstEnd < end, let space = scalars[firstEnd..<end].lastIndex(where: { $0 == " " }) {
             end = space
         }
-        end = max(end, min(scalars.count, first.end))
-        let prefix = start > 0 ? "…" : ""
+        end = max(end, min(scalars.count, firstEnd))
+        let prefix = skipped + start > 0 ? "…" : ""
         let suffix = end < scalars.count ? "…" : ""
         var window = String.UnicodeScalarView()
         window.append(contentsOf: scalars[start..<end])
-        let shift = prefix.unicodeScalars.count - start
-        let shown = marks.filter { $0.start >= start && $0.end <= end }.map { [$0.start + shift, $0.end - $0.start] }
+        let shift = prefix.unicodeScalars.count - start - skipped
+        let shown = marks.filter { $0.start >= start + skipped && $0.end <= end + skipped }.map { [$0.start + shift, $0.end - $0.start] }
         return SearchSnippet(text: prefix + String(window) + suffix, matches: shown)
     }
 
