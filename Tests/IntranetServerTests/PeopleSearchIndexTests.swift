@@ -70,14 +70,20 @@ struct PeopleSearchIndexTests {
         #expect(!PeopleSearchSnapshot.contains("", "a"))
     }
 
-    @Test("everyone holding every one of several texts, short and long, found by name order with their keys, as a plain filter finds them", arguments: [true, false])
+    @Test("everyone holding every one of several texts, short and long, found by name order, each ranked by their own key, as a plain filter finds them", arguments: [true, false])
     func severalTextsMatchReference(indexed: Bool) throws {
         let (_, orders, keys, snapshot) = try Self.searched(seed: 11, indexed: indexed)
         for texts in [["a"], ["abc"], ["ab", "cd"], ["øπ €", "a"], ["e z", "zz", "."], ["abcde", "b"], ["q"], ["aaa", "q"], ["€z", ""], ["øøø"]] {
             let expected = orders[.name]!.filter { id in texts.allSatisfy { keys[id]!.utf8.firstRange(of: $0.utf8) != nil } }
-            let found = snapshot.matches(allOf: texts)
-            #expect(found.map(\.id) == expected, "\(texts)")
-            #expect(found.allSatisfy { keys[$0.id] == $0.key })
+            for choosing in [.sortingAll, .walkingNameOrder] as [PeopleSearchSnapshot.Choosing] {
+                var ranked: [String] = []
+                let found = snapshot.ranked(allOf: texts, offset: 0, limit: 5_000, choosing: choosing) { key in
+                    ranked.append(String(decoding: key, as: UTF8.self))
+                    return 0
+                }
+                #expect(found.ids == expected && found.total == expected.count, "\(texts)")
+                #expect(ranked.sorted() == expected.map { keys[$0]! }.sorted(), "the tier is asked of each match's own key")
+            }
         }
     }
 

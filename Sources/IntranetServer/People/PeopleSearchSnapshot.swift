@@ -141,15 +141,6 @@ final class PeopleSearchSnapshot: Sendable {
         return (page, total)
     }
 
-    /// Everyone whose key contains every one of `texts` (already folded), in name order, with
-    /// their keys: what the one search (`GET /search`) ranks.
-    func matches(allOf texts: [String]) -> [(id: Int, key: String)] {
-        entries(allOf: texts).sorted { nameRanks[Int($0)] < nameRanks[Int($1)] }.map { entry in
-            let entry = Int(entry)
-            return (ids[entry], String(decoding: text[starts[entry]..<(starts[entry + 1] - 1)], as: UTF8.self))
-        }
-    }
-
     /// How ``ranked(allOf:offset:limit:choosing:tier:)`` puts the matches in order.
     enum Choosing {
         /// Walking the name order when the matches are many, otherwise sorting.
