@@ -147,6 +147,58 @@ struct AnnouncementSearchMemoryTests {
         }
     }
 
+    @Test("a body found again is not read again: its plain text is kept for the same revision and length; another length, or revision, reads it", arguments: TestStorage.all)
+    func keptBodies(storage: TestStorage) async throws {
+        try await withTestServer(storage, mode: .live) { server, client in
+            let id = try await client.createAnnouncement(#"{"title":"Quokka notes","body":"<p>The quokka smiles at the <b>canteen</b>.</p>"}"#)
+            try await waitUntil("the index in memory is current") { server.searchMemory.isReady }
+            func snippetText() async throws -> String? {
+                let found = try await server.announcements.search(try SearchQuery.parse("quokka"), offset: 0, limit: 10, visibility: .unrestricted)
+                #expect(found.items.map(\.id) == [id])
+                return found.items.first?.body.text
+            }
+            #expect(try await snippetText() == "The quokka smiles at the canteen.")
+            let sql = try #require(server.database.database as? any SQLDatabase)
+            // By hand, the same length under the same revision (no write of the server's does
+            // this): the text kept is what the search shows, so the body was not read.
+            try await sql.raw("UPDATE announcements SET body = '<p>The quokka frowns at the <b>canteen</b>.</p>' WHERE id = \(bind: id)").run()
+            #expect(try await snippetText() == "The quokka smiles at the canteen.")
+            try await sql.raw("UPDATE announcements SET body = '<p>The quokka left the canteen.</p>' WHERE id = \(bind: id)").run()
+            let answers = server.searchMemory.answers
+            #expect(try await snippetText() == "The quokka left the canteen.", "another length: read")
+            if storage == .sqlite {
+                // Nothing told the memory of the change by hand: it still answers, reading the body.
+                #expect(server.searchMemory.answers == answers + 1, "answered in memory")
+            }
+            try await sql.raw("UPDATE announcements SET body = '<p>The quokka likes the canteen.</p>', revision = revision + 1 WHERE id = \(bind: id)").run()
+            #expect(try await snippetText() == "The quokka likes the canteen.", "another revision: read")
+        }
+    }
+
+    @Test("a phrase's matches, asked of the database's index, are kept until announcements change", arguments: TestStorage.all)
+    func keptPhrases(storage: TestStorage) async throws {
+        try await withTestServer(storage, mode: .live) { server, client in
+            let id = try await client.createAnnouncement(#"{"title":"Quokka day","body":"<p>The red door opens at nine.</p>"}"#)
+            try await waitUntil("the index in memory is current") { server.searchMemory.isReady }
+            func found() async throws -> [Int] {
+                let answers = server.searchMemory.answers
+                let found = try await server.announcements.search(try SearchQuery.parse(#""red door""#), offset: 0, limit: 10, visibility: .unrestricted)
+                #expect(server.searchMemory.answers == answers + 1, "answered in memory")
+                return found.items.map(\.id)
+            }
+            #expect(try await found() == [id])
+            // By hand, unseen by the memory: the database's index no longer holds it, but the
+            // phrase's matches are kept.
+            let sql = try #require(server.database.database as? any SQLDatabase)
+            let column = storage == .sqlite ? "rowid" : "announcement_id"
+            try await sql.raw("DELETE FROM \(ident: AnnouncementSearchIndex.table) WHERE \(ident: column) = \(bind: id)").run()
+            #expect(try await found() == [id], "kept")
+            _ = try await client.createAnnouncement(#"{"title":"Wombat day","body":"<p>Blue window.</p>"}"#)
+            try await waitUntil("memory has the new announcement") { server.searchMemory.isReady }
+            #expect(try await found().isEmpty, "asked again after a change")
+        }
+    }
+
     @Test("a write through one PostgreSQL instance reaches the other's memory")
     func otherInstance() async throws {
         guard TestStorage.postgresURL != nil else { return }

@@ -73,7 +73,8 @@ struct PeopleSearchIndexTests {
     @Test("everyone holding every one of several texts, short and long, found by name order, each ranked by their own key, as a plain filter finds them", arguments: [true, false])
     func severalTextsMatchReference(indexed: Bool) throws {
         let (_, orders, keys, snapshot) = try Self.searched(seed: 11, indexed: indexed)
-        for texts in [["a"], ["abc"], ["ab", "cd"], ["øπ €", "a"], ["e z", "zz", "."], ["abcde", "b"], ["q"], ["aaa", "q"], ["€z", ""], ["øøø"]] {
+        for texts in [["a"], ["abc"], ["ab", "cd"], ["øπ €", "a"], ["e z", "zz", "."], ["abcde", "b"], ["q"], ["aaa", "q"], ["€z", ""], ["øøø"],
+            ["abca"], ["a€", "bcd"], ["€", "ab"], ["cab", "abc", "bca"], ["ø€"]] {
             let expected = orders[.name]!.filter { id in texts.allSatisfy { keys[id]!.utf8.firstRange(of: $0.utf8) != nil } }
             for choosing in [.sortingAll, .walkingNameOrder] as [PeopleSearchSnapshot.Choosing] {
                 var ranked: [String] = []
@@ -84,6 +85,17 @@ struct PeopleSearchIndexTests {
                 #expect(found.ids == expected && found.total == expected.count, "\(texts)")
                 #expect(ranked.sorted() == expected.map { keys[$0]! }.sorted(), "the tier is asked of each match's own key")
             }
+        }
+    }
+
+    @Test("ascending entries narrowed by another ascending list, of like size or far longer, keep exactly those both hold")
+    func ascendingIntersection() {
+        var generator = SeededGenerator(seed: 5)
+        for (count, otherCount) in [(0, 10), (10, 0), (50, 60), (30, 5_000), (400, 400), (3, 100_000)] {
+            let mine = Set((0..<count).map { _ in Int32.random(in: 0..<20_000, using: &generator) }).sorted()
+            let other = Set((0..<otherCount).map { _ in Int32.random(in: 0..<20_000, using: &generator) }).sorted()
+            #expect(mine.intersection(ofAscending: other) == mine.filter(Set(other).contains), "\(count) \(otherCount)")
+            #expect(mine.intersection(ofAscending: mine) == mine)
         }
     }
 

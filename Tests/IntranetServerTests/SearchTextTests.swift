@@ -75,19 +75,22 @@ struct SearchTextTests {
         }
     }
 
-    @Test("a body is kept as plain text when first found, and with its words folded when found again; an edit starts over")
+    @Test("a body is kept as plain text when first found, and with its words folded when found again; an edit, or another body under the same key, starts over")
     func plainBodiesFoldOnSecondSight() throws {
         let bodies = PlainBodies()
-        var announcement = FoundAnnouncement(id: 7, title: "Canteen", body: "<p>The <b>canteen</b> opens at noon.</p>", revision: 3)
-        let first = bodies.entry(of: announcement)
-        #expect(first.text == "The canteen opens at noon." && first.words == nil)
-        let second = bodies.entry(of: announcement)
-        #expect(second.words?.count == 5)
-        #expect(bodies.entry(of: announcement).words?.count == 5, "kept folded")
-        announcement.revision = 4
-        announcement.body = "<p>Closed today.</p>"
-        let edited = bodies.entry(of: announcement)
+        let body = "<p>The <b>canteen</b> opens at noon.</p>"
+        let key = PlainBodies.Key(id: 7, revision: 3, createdAt: 1_700_000_000)
+        #expect(!bodies.isKept(key) && bodies.kept(key, length: body.utf8.count) == nil)
+        let first = bodies.entry(key, body: body)
+        #expect(first.text == "The canteen opens at noon." && first.words == nil && first.length == body.utf8.count)
+        #expect(bodies.isKept(key))
+        #expect(bodies.kept(key, length: body.utf8.count)?.words?.count == 5, "folded when found again")
+        #expect(bodies.entry(key, body: body).words?.count == 5, "kept folded")
+        #expect(bodies.kept(key, length: body.utf8.count + 1) == nil, "kept for a body of another length: not given")
+        let edited = bodies.entry(PlainBodies.Key(id: 7, revision: 4, createdAt: 1_700_000_000), body: "<p>Closed today.</p>")
         #expect(edited.text == "Closed today." && edited.words == nil)
+        let reused = bodies.entry(PlainBodies.Key(id: 7, revision: 3, createdAt: 1_800_000_000), body: "<p>Another post.</p>")
+        #expect(reused.text == "Another post.", "an id given again, with another creation time, is another body")
     }
 
     @Test("a match far into a text: the snippet starts at a word a little before it, with an ellipsis, and its marks point at the match")

@@ -206,6 +206,17 @@ final class PeopleSearchSnapshot: Sendable {
         // The longest text first: the fewest keys to check for the others.
         let needles = texts.map { Array($0.utf8) }.sorted { $0.count > $1.count }
         guard let first = needles.first else { return [] }
+        if let candidates = candidates(holdingTriplesOf: needles) {
+            // Every key holding a text holds each of its triples: only the keys holding the
+            // rarest triple of every text are compared (a text of three bytes is its triple).
+            return text.withUnsafeBytes { text in
+                var matches = candidates
+                for needle in needles where needle.count != 3 && !needle.isEmpty && !matches.isEmpty {
+                    matches = needle.withUnsafeBytes { needle in matches.filter { holds(Int($0), needle, in: text) } }
+                }
+                return matches
+            }
+        }
         var matches = matchingEntries(of: first)
         for needle in needles.dropFirst() where !matches.isEmpty && !needle.isEmpty {
             matches = text.withUnsafeBytes { text in
@@ -213,6 +224,30 @@ final class PeopleSearchSnapshot: Sendable {
             }
         }
         return matches
+    }
+
+    /// The entries whose key holds, for every text of three bytes or more, its rarest triple,
+    /// ascending (the rarest list narrowed by the others; narrowing by every triple cost more
+    /// than the comparisons it spared); `nil` without an index of triples or such a text.
+    private func candidates(holdingTriplesOf needles: [[UInt8]]) -> [Int32]? {
+        guard let triples else { return nil }
+        var lists: [[Int32]] = []
+        for needle in needles where needle.count >= 3 {
+            var fewest: [Int32]?
+            for position in 0...(needle.count - 3) {
+                // A triple nobody's key holds: nobody matches.
+                guard let holding = triples[Self.triple(needle, at: position)] else { return [] }
+                if holding.count < fewest?.count ?? .max { fewest = holding }
+            }
+            if let fewest { lists.append(fewest) }
+        }
+        guard !lists.isEmpty else { return nil }
+        lists.sort { $0.count < $1.count }
+        var candidates = lists[0]
+        for list in lists.dropFirst() where !candidates.isEmpty {
+            candidates = candidates.intersection(ofAscending: list)
+        }
+        return candidates
     }
 
     /// Whether `key` contains `text`, by the same byte comparison the search makes.

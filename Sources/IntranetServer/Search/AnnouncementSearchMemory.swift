@@ -48,6 +48,11 @@ final class AnnouncementSearchMemory: Service, ChangeListener, Sendable {
     private let requestContinuation: AsyncStream<Void>.Continuation
     /// Announcements read per query while the whole snapshot is read.
     let chunkSize: Int
+    /// The bodies of announcements found, as plain text, so that finding them again reads
+    /// no body.
+    let bodies = PlainBodies()
+    /// The announcements holding the phrases searched recently, for the current snapshot.
+    let phrases = KeptPhrases()
 
     init(database: any Database, changes: ChangePipeline, logger: Logger, work: BackgroundWork = BackgroundWork(), chunkSize: Int = 500) {
         self.database = database

@@ -29,14 +29,22 @@ extension FluentAnnouncementRepository {
         let resolved = try await Self.resolved(visibility, on: database)
         var phraseSlots: [[String]: SlotSet] = [:]
         for case .phrase(let words) in query.terms where phraseSlots[words] == nil {
-            phraseSlots[words] = snapshot.slots(of: try await Self.announcements(holding: words, on: sql))
+            if let kept = memory.phrases.slots(of: words, stamp: stamp) {
+                phraseSlots[words] = kept
+                continue
+            }
+            let slots = snapshot.slots(of: try await Self.announcements(holding: words, on: sql))
+            memory.phrases.keep(slots, of: words, stamp: stamp)
+            phraseSlots[words] = slots
         }
         let now = now()
         let visible = memory.visibleSlots(for: resolved, in: snapshot, stamp: stamp, at: now)
         let (ids, total) = snapshot.search(query, phraseSlots: phraseSlots, visible: visible, offset: offset, limit: limit)
         // The page's rows by id alone, checked here by the same rule as the search (a filter
-        // of thousands of granted ids in SQL cost more than the search itself).
-        let rows = try await Self.found(ids, on: sql)
+        // of thousands of granted ids in SQL cost more than the search itself); the bodies
+        // kept as plain text are not read.
+        let kept = ids.filter { id in snapshot.entry(of: id).map { memory.bodies.isKept(PlainBodies.Key($0)) } ?? false }
+        guard let rows = try await Self.found(ids, keeping: Set(kept), bodies: memory.bodies, on: sql) else { return nil }
         let seconds = now.timeIntervalSince1970
         guard rows.count == ids.count, rows.allSatisfy({ $0.entry.isLive(at: seconds) && resolved.reaches(id: $0.entry.id, isRestricted: $0.entry.isRestricted) }),
             memory.confirm(stamp)
@@ -47,22 +55,53 @@ extension FluentAnnouncementRepository {
     /// Announcements `ids` as a search shows them, in the order of `ids` (those absent left
     /// out), each with what decides who may find it: read by SQL, as the index in memory is
     /// (FluentKit's reading of every column of every model was a sixth of a search's time).
-    private static func found(_ ids: [Int], on sql: any SQLDatabase) async throws -> [(found: FoundAnnouncement, entry: AnnouncementSearchSnapshot.Entry)] {
+    /// The bodies of `kept` are not read when `bodies` still holds them for the same revision
+    /// and length (those it no longer holds are read after).
+    ///
+    /// - Returns: `nil` when an announcement changed between the two reads.
+    private static func found(
+        _ ids: [Int], keeping kept: Set<Int>, bodies: PlainBodies, on sql: any SQLDatabase
+    ) async throws -> [(found: FoundAnnouncement, entry: AnnouncementSearchSnapshot.Entry)]? {
         guard !ids.isEmpty else { return [] }
-        let rows = try await sql.select()
-            .columns(AnnouncementSearchSnapshot.Entry.columns + ["title", "body"])
-            .from(AnnouncementModel.schema)
-            .where("id", .in, ids)
-            .all()
+        let table = SQLIdentifier(AnnouncementModel.schema)
+        let columns = SQLList((AnnouncementSearchSnapshot.Entry.columns + ["title"]).map { SQLIdentifier($0) })
+        // The byte length of a body, which neither database reads the body for.
+        let length: SQLQueryString = "octet_length(\(ident: "body")) AS \(ident: "body_length")"
+        let body: SQLQueryString =
+            kept.isEmpty ? "\(ident: "body")" : "CASE WHEN \(ident: "id") IN (\(binds: Array(kept))) THEN NULL ELSE \(ident: "body") END AS \(ident: "body")"
+        let rows = try await sql.raw("SELECT \(columns), \(length), \(body) FROM \(table) WHERE \(ident: "id") IN (\(binds: ids))").all()
         var byID: [Int: (found: FoundAnnouncement, entry: AnnouncementSearchSnapshot.Entry)] = [:]
+        var unread: [Int: (title: String, entry: AnnouncementSearchSnapshot.Entry, length: Int)] = [:]
         for row in rows {
             let entry = try AnnouncementSearchSnapshot.Entry(row)
-            byID[entry.id] = (
-                FoundAnnouncement(
-                    id: entry.id, title: try row.decode(column: "title", as: String.self), body: try row.decode(column: "body", as: String?.self),
-                    revision: entry.revision),
-                entry
-            )
+            let title = try row.decode(column: "title", as: String.self)
+            let length = try row.decode(column: "body_length", as: Int?.self) ?? 0
+            let key = PlainBodies.Key(entry)
+            if let text = try row.decode(column: "body", as: String?.self) {
+                byID[entry.id] = (FoundAnnouncement(id: entry.id, title: title, body: bodies.entry(key, body: text)), entry)
+            } else if length == 0 {
+                byID[entry.id] = (FoundAnnouncement(id: entry.id, title: title, body: PlainBodies.entry(of: nil)), entry)
+            } else if let kept = bodies.kept(key, length: length) {
+                byID[entry.id] = (FoundAnnouncement(id: entry.id, title: title, body: kept), entry)
+            } else {
+                unread[entry.id] = (title, entry, length)
+            }
+        }
+        if !unread.isEmpty {
+            // Gone from the cache since it was asked (or kept for another revision): read now,
+            // and only if the announcement is still the one the first read saw.
+            let more = try await sql.raw(
+                "SELECT \(ident: "id"), \(ident: "revision"), \(ident: "body") FROM \(table) WHERE \(ident: "id") IN (\(binds: Array(unread.keys)))"
+            ).all()
+            for row in more {
+                let id = try row.decode(column: "id", as: Int.self)
+                let text = try row.decode(column: "body", as: String?.self)
+                guard let first = unread.removeValue(forKey: id), try row.decode(column: "revision", as: Int.self) == first.entry.revision,
+                    text?.utf8.count ?? 0 == first.length
+                else { return nil }
+                byID[id] = (FoundAnnouncement(id: id, title: first.title, body: bodies.entry(PlainBodies.Key(first.entry), body: text)), first.entry)
+            }
+            guard unread.isEmpty else { return nil }
         }
         return ids.compactMap { byID[$0] }
     }
@@ -133,7 +172,11 @@ extension FluentAnnouncementRepository {
             try await visible().filter(\.$id ~~ ids).all().compactMap { model in model.id.map { ($0, model) } },
             uniquingKeysWith: { first, _ in first })
         return try ids.compactMap { id in
-            try models[id].map { FoundAnnouncement(id: try $0.requireID(), title: $0.title, body: $0.body, revision: $0.revision) }
+            try models[id].map { model in
+                let id = try model.requireID()
+                let key = PlainBodies.Key(id: id, revision: model.revision, createdAt: model.createdAt.timeIntervalSince1970)
+                return FoundAnnouncement(id: id, title: model.title, body: searchMemory?.bodies.entry(key, body: model.body) ?? PlainBodies.entry(of: model.body))
+            }
         }
     }
 }

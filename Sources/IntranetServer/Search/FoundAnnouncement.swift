@@ -1,8 +1,7 @@
-/// An announcement as a search result shows it: its title, and the body its snippet is cut
-/// from (kept as plain text under its id and revision by ``PlainBodies``).
-struct FoundAnnouncement: Sendable, Equatable {
+/// An announcement as a search result shows it: its title, and its body as the plain text its
+/// snippet is cut from (kept by ``PlainBodies`` for announcements found again).
+struct FoundAnnouncement: Sendable {
     var id: Int
     var title: String
-    var body: String?
-    var revision: Int
+    var body: PlainBodies.Entry
 }

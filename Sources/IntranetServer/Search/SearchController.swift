@@ -14,8 +14,6 @@ struct SearchController: Sendable {
     let announcements: any AnnouncementRepository
     let people: PeopleFinder
     let cache: ResponseCache
-    /// The results' bodies as plain text, for their snippets.
-    let bodies = PlainBodies()
 
     /// The most results per group and page.
     static let maxPerPage = 50
@@ -109,14 +107,15 @@ struct SearchController: Sendable {
         }
         if asked.groups != .people {
             let (items, total) = try await announcements.search(asked.query, offset: asked.offset, limit: asked.limit, visibility: visibility)
-            results.announcements = SearchGroup(total: total, items: items.map { Self.hit($0, body: bodies.entry(of: $0), for: asked.query) })
+            results.announcements = SearchGroup(total: total, items: items.map { Self.hit($0, for: asked.query) })
         }
         return results
     }
 
-    /// An announcement as a result: its snippet from the body (`body`, its plain text and
-    /// words) where the query's words are, or else its title.
-    static func hit(_ announcement: FoundAnnouncement, body: PlainBodies.Entry, for query: SearchQuery) -> AnnouncementHit {
+    /// An announcement as a result: its snippet from the body where the query's words are,
+    /// or else its title.
+    static func hit(_ announcement: FoundAnnouncement, for query: SearchQuery) -> AnnouncementHit {
+        let body = announcement.body
         let snippet = SnippetMaker.snippet(of: body.text, words: body.words, for: query)
             ?? SnippetMaker.snippet(of: announcement.title, for: query)
             ?? SearchSnippet(text: String(body.text.prefix(SnippetMaker.length)), matches: [])

@@ -73,37 +73,47 @@ enum SnippetMaker {
         let marks: [(start: Int, end: Int)] =
             if let words { Self.marks(in: words, for: query, reach: length) } else { Self.marks(in: text, for: query, reach: length) }
         guard let first = marks.first else { return nil }
-        // Only the scalars from `lead` before the first mark are kept (those before are only
-        // stepped over): the window ends at most
-        // `length` past its start, which is not after the first mark; one more scalar tells
-        // whether the text goes on. `scalars[i]` is the text's scalar `skipped + i`.
+        // Only the scalars from `lead` before the first mark are looked at (those before are
+        // only stepped over): the window ends at most `length` past its start, which is not
+        // after the first mark; one more scalar tells whether the text goes on. `places[i]` is
+        // where the text's scalar `skipped + i` lies, and the last place ends them; the window
+        // is then copied from the text as bytes (appending it scalar by scalar was a twentieth
+        // of a search).
         let skipped = max(0, first.start - lead)
         let all = text.unicodeScalars
-        let from = all.index(all.startIndex, offsetBy: skipped, limitedBy: all.endIndex) ?? all.endIndex
-        let scalars = Array(all[from...].prefix(max(first.end, first.start + length) + 1 - skipped))
+        var place = all.index(all.startIndex, offsetBy: skipped, limitedBy: all.endIndex) ?? all.endIndex
+        let wanted = max(first.end, first.start + length) + 1 - skipped
+        var places: [String.Index] = []
+        places.reserveCapacity(wanted + 1)
+        while places.count < wanted, place < all.endIndex {
+            places.append(place)
+            place = all.index(after: place)
+        }
+        let count = places.count
+        places.append(place)
+        func isSpace(_ scalar: Int) -> Bool { all[places[scalar]] == " " }
         let firstStart = first.start - skipped
         let firstEnd = first.end - skipped
         var start = 0
         // Begin at a word: after the space before the window's first scalar.
         if skipped > 0 {
-            if let space = scalars[0..<firstStart].firstIndex(where: { $0 == " " }) {
+            if let space = (0..<firstStart).first(where: isSpace) {
                 start = space + 1
             } else {
                 start = firstStart
             }
         }
-        var end = min(scalars.count, start + length)
-        if end < scalars.count, firstEnd < end, let space = scalars[firstEnd..<end].lastIndex(where: { $0 == " " }) {
+        var end = min(count, start + length)
+        if end < count, firstEnd < end, let space = (firstEnd..<end).last(where: isSpace) {
             end = space
         }
-        end = max(end, min(scalars.count, firstEnd))
+        end = max(end, min(count, firstEnd))
         let prefix = skipped + start > 0 ? "…" : ""
-        let suffix = end < scalars.count ? "…" : ""
-        var window = String.UnicodeScalarView()
-        window.append(contentsOf: scalars[start..<end])
+        let suffix = end < count ? "…" : ""
+        let window = String(all[places[start]..<places[end]])
         let shift = prefix.unicodeScalars.count - start - skipped
         let shown = marks.filter { $0.start >= start + skipped && $0.end <= end + skipped }.map { [$0.start + shift, $0.end - $0.start] }
-        return SearchSnippet(text: prefix + String(window) + suffix, matches: shown)
+        return SearchSnippet(text: prefix + window + suffix, matches: shown)
     }
 
     /// A snippet of short fields (a person's name, job title, …): the fields holding a match,
