@@ -45,6 +45,37 @@ struct AcknowledgementTests {
         }
     }
 
+    @Test("acknowledgements of every kind at once (new, twins, repeats of earlier ones, hidden, not asked) each get their own answer, however they share a transaction", arguments: TestStorage.all)
+    func mixedAtOnce(storage: TestStorage) async throws {
+        try await withTestServer(storage, mode: .live) { server, client in
+            let first = try await client.createAnnouncement(Self.asking)
+            let second = try await client.createAnnouncement(Self.asking)
+            let hidden = try await client.createAnnouncement(#"{"title":"Board only","readers":[\#(TestUser.otherReader.id)],"acknowledgement":{"required":true}}"#)
+            let plain = try await client.createAnnouncement(#"{"title":"Nothing to confirm"}"#)
+            let earlier = try await client.send(.put, "/announcements/\(second)/acknowledgement", as: .reader)
+            try #require(earlier.status == .ok)
+            let asks: [(Caller, Int)] = [
+                (.reader, first), (.otherReader, first), (.reader, first), (.reader, second), (.reader, hidden), (.otherReader, hidden),
+                (.reader, plain), (.otherReader, second), (.reader, second), (.otherReader, first),
+            ]
+            let answers = try await withThrowingTaskGroup(of: (Int, HTTPResponse.Status, String).self) { group in
+                for (index, (user, id)) in asks.enumerated() {
+                    group.addTask {
+                        let response = try await client.send(.put, "/announcements/\(id)/acknowledgement", as: user)
+                        return (index, response.status, response.text)
+                    }
+                }
+                return try await group.reduce(into: [Int: (HTTPResponse.Status, String)]()) { $0[$1.0] = ($1.1, $1.2) }
+            }
+            #expect(answers[4]?.0 == .notFound && answers[6]?.0 == .conflict, "hidden from the reader; asks nothing")
+            for index in [0, 1, 2, 3, 5, 7, 8, 9] { #expect(answers[index]?.0 == .ok, "\(index): \(answers[index]?.1 ?? "")") }
+            #expect(answers[0]?.1 == answers[2]?.1, "twins answer with the same first time")
+            #expect(answers[1]?.1 == answers[9]?.1)
+            #expect(answers[3]?.1 == earlier.text && answers[8]?.1 == earlier.text, "a repeat answers with the time given before")
+            #expect(try await Self.rows(server) == 5, "first by both, second by both, hidden by its reader")
+        }
+    }
+
     @Test("only someone who may read it acknowledges: a hidden or draft post is 404 as a read is, signed out is 401, a post that asks nothing is 409; none counts", arguments: TestStorage.all)
     func whoMayAcknowledge(storage: TestStorage) async throws {
         try await withTestServer(storage) { server, client in

@@ -60,53 +60,92 @@ struct AcknowledgementStore: Sendable {
         return try await changes.write(.acknowledgements, on: database) { database, changed in
             guard let sql = database as? any SQLDatabase else { throw SQLDatabaseRequired() }
             changed.domains = []
-            var outcomes: [Outcome] = []
-            for job in jobs {
-                let outcome = try await Self.acknowledge(job, at: now, timestamp: timestamp, on: sql)
+            let outcomes = try await Self.acknowledge(jobs, at: now, timestamp: timestamp, on: sql)
+            for (job, outcome) in zip(jobs, outcomes) {
                 if case .given(let receipt) = outcome, receipt.acknowledgedAt == timestamp {
                     changed.domains = .acknowledgements
                     changed.subjects.append(.acknowledgement(announcementID: job.announcementID, userID: job.userID))
                 }
-                outcomes.append(outcome)
             }
             return outcomes
         }
     }
 
-    /// One acknowledgement, inside the batch's transaction: two statements when it is new.
+    /// What decides whether an announcement may be acknowledged, and in which round.
+    private struct Asked {
+        var isRestricted: Bool
+        var isLive: Bool
+        var isRequired: Bool
+        var round: Int
+
+        init(_ row: any SQLRow, at now: Date) throws {
+            func date(_ column: String) throws -> Date? { try row.decodeNil(column: column) ? nil : try row.decode(column: column, as: Date.self) }
+            isRestricted = try row.decode(column: "is_restricted", as: Bool.self)
+            isLive = try row.decode(column: "status", as: String.self) == AnnouncementStatus.published.rawValue
+                && (try date("publish_at")).map { $0 <= now } ?? true && (try date("expires_at")).map { now < $0 } ?? true
+            isRequired = try row.decode(column: "ack_required", as: Bool.self)
+            round = try row.decode(column: "ack_round", as: Int.self)
+        }
+    }
+
+    /// A batch, inside its transaction, in three statements however many it holds: the
+    /// announcements it names read at once, the new acknowledgements inserted at once (a repeat,
+    /// or a twin in the same batch, inserts nothing), and only for repeats of acknowledgements
+    /// given before, when they were given.
     private static func acknowledge(
-        _ job: AcknowledgementBatches.Job, at now: Date, timestamp: Date, on sql: any SQLDatabase
-    ) async throws -> Outcome {
-        let announcementID = job.announcementID
-        guard let row = try await sql.select()
-            .columns("is_restricted", "status", "publish_at", "expires_at", "ack_required", "ack_round")
-            .from(AnnouncementModel.schema).where("id", .equal, announcementID).first()
-        else { return .hidden }
-        func date(_ column: String) throws -> Date? { try row.decodeNil(column: column) ? nil : try row.decode(column: column, as: Date.self) }
-        let isRestricted = try row.decode(column: "is_restricted", as: Bool.self)
-        let isLive = try row.decode(column: "status", as: String.self) == AnnouncementStatus.published.rawValue
-            && (try date("publish_at")).map { $0 <= now } ?? true && (try date("expires_at")).map { now < $0 } ?? true
+        _ jobs: [AcknowledgementBatches.Job], at now: Date, timestamp: Date, on sql: any SQLDatabase
+    ) async throws -> [Outcome] {
+        var asked: [Int: Asked] = [:]
+        let rows = try await sql.select()
+            .columns("id", "is_restricted", "status", "publish_at", "expires_at", "ack_required", "ack_round")
+            .from(AnnouncementModel.schema).where("id", .in, Array(Set(jobs.map(\.announcementID)))).all()
+        for row in rows { asked[try row.decode(column: "id", as: Int.self)] = try Asked(row, at: now) }
+        var outcomes: [Outcome?] = jobs.map { job in Self.refusal(of: job, asked[job.announcementID]) }
+        let writes = jobs.indices.filter { outcomes[$0] == nil }
+        guard !writes.isEmpty else { return outcomes.compactMap { $0 } }
+        struct Given: Hashable { var announcementID: Int, userID: Int, round: Int }
+        func given(_ index: Int) -> Given {
+            Given(announcementID: jobs[index].announcementID, userID: jobs[index].userID, round: asked[jobs[index].announcementID]?.round ?? 0)
+        }
+        let values = writes.map { index -> SQLQueryString in
+            let key = given(index)
+            return "(\(bind: key.announcementID), \(bind: key.userID), \(bind: key.round), \(bind: timestamp))"
+        }
+        let inserted = Set(try await sql.raw("""
+            INSERT INTO \(ident: AcknowledgementModel.schema) (announcement_id, user_id, round, acknowledged_at)
+            VALUES \(values.joined(separator: ", "))
+            ON CONFLICT (announcement_id, user_id, round) DO NOTHING RETURNING announcement_id, user_id, round
+            """).all().map { row in
+                Given(announcementID: try row.decode(column: "announcement_id", as: Int.self), userID: try row.decode(column: "user_id", as: Int.self),
+                      round: try row.decode(column: "round", as: Int.self))
+            })
+        for index in writes {
+            let key = given(index)
+            // New in this batch (a twin of one in it too): given now.
+            var at = timestamp
+            if !inserted.contains(key) {
+                at = try await Self.given(key.announcementID, round: key.round, by: key.userID, on: sql) ?? timestamp
+            }
+            outcomes[index] = .given(AcknowledgementReceipt(round: key.round, acknowledgedAt: at))
+        }
+        return outcomes.compactMap { $0 }
+    }
+
+    /// Why `job` may not be acknowledged (`nil` when it may: it is then written in the round
+    /// `asked` gives), `asked` being its announcement as read in the batch's transaction.
+    private static func refusal(of job: AcknowledgementBatches.Job, _ asked: Asked?) -> Outcome? {
+        guard let asked else { return .hidden }
         let isShown: Bool
         switch job.visibility {
         case .everything: isShown = true
-        case .granted(let ids): isShown = !isRestricted || ids.contains(announcementID)
-        case .unrestricted, .reader: isShown = !isRestricted
+        case .granted(let ids): isShown = !asked.isRestricted || ids.contains(job.announcementID)
+        case .unrestricted, .reader: isShown = !asked.isRestricted
         }
-        guard isShown, isLive else { return .hidden }
-        if isRestricted, case .granted(let ids)? = job.audience, !ids.contains(announcementID) { return .notAddressed }
-        guard try row.decode(column: "ack_required", as: Bool.self) else { return .notAsked }
-        let round = try row.decode(column: "ack_round", as: Int.self)
-        if let expected = job.expectedRound, expected != round { return .otherRound(round) }
-        let inserted = try await sql.raw("""
-            INSERT INTO \(ident: AcknowledgementModel.schema) (announcement_id, user_id, round, acknowledged_at)
-            VALUES (\(bind: announcementID), \(bind: job.userID), \(bind: round), \(bind: timestamp))
-            ON CONFLICT (announcement_id, user_id, round) DO NOTHING RETURNING acknowledged_at
-            """).first()
-        if inserted != nil {
-            return .given(AcknowledgementReceipt(round: round, acknowledgedAt: timestamp))
-        }
-        let first = try await given(announcementID, round: round, by: job.userID, on: sql)
-        return .given(AcknowledgementReceipt(round: round, acknowledgedAt: first ?? timestamp))
+        guard isShown, asked.isLive else { return .hidden }
+        if asked.isRestricted, case .granted(let ids)? = job.audience, !ids.contains(job.announcementID) { return .notAddressed }
+        guard asked.isRequired else { return .notAsked }
+        if let expected = job.expectedRound, expected != asked.round { return .otherRound(asked.round) }
+        return nil
     }
 
     private static func given(_ announcementID: Int, round: Int, by userID: Int, on sql: any SQLDatabase) async throws -> Date? {
