@@ -147,7 +147,7 @@ struct AnnouncementSearchMemoryTests {
         }
     }
 
-    @Test("a body found again is not read again: its plain text is kept for the same revision and length; another length, or revision, reads it", arguments: TestStorage.all)
+    @Test("a body found again is given as kept for the same revision and length; another length, or revision, reads it; a change forgets it", arguments: TestStorage.all)
     func keptBodies(storage: TestStorage) async throws {
         try await withTestServer(storage, mode: .live) { server, client in
             let id = try await client.createAnnouncement(#"{"title":"Quokka notes","body":"<p>The quokka smiles at the <b>canteen</b>.</p>"}"#)
@@ -160,9 +160,11 @@ struct AnnouncementSearchMemoryTests {
             #expect(try await snippetText() == "The quokka smiles at the canteen.")
             let sql = try #require(server.database.database as? any SQLDatabase)
             // By hand, the same length under the same revision (no write of the server's does
-            // this): the text kept is what the search shows, so the body was not read.
+            // this): the text kept is what the search shows. (PostgreSQL's change feed tells
+            // of the hand write, which forgets the text, sooner or later.)
             try await sql.raw("UPDATE announcements SET body = '<p>The quokka frowns at the <b>canteen</b>.</p>' WHERE id = \(bind: id)").run()
-            #expect(try await snippetText() == "The quokka smiles at the canteen.")
+            let sameLength = try await snippetText()
+            if storage == .sqlite { #expect(sameLength == "The quokka smiles at the canteen.") }
             try await sql.raw("UPDATE announcements SET body = '<p>The quokka left the canteen.</p>' WHERE id = \(bind: id)").run()
             let answers = server.searchMemory.answers
             #expect(try await snippetText() == "The quokka left the canteen.", "another length: read")
@@ -170,13 +172,23 @@ struct AnnouncementSearchMemoryTests {
                 // Nothing told the memory of the change by hand: it still answers, reading the body.
                 #expect(server.searchMemory.answers == answers + 1, "answered in memory")
             }
-            try await sql.raw("UPDATE announcements SET body = '<p>The quokka likes the canteen.</p>', revision = revision + 1 WHERE id = \(bind: id)").run()
-            #expect(try await snippetText() == "The quokka likes the canteen.", "another revision: read")
+            try await sql.raw("UPDATE announcements SET body = '<p>The quokka lost the canteen.</p>', revision = revision + 1 WHERE id = \(bind: id)").run()
+            #expect(try await snippetText() == "The quokka lost the canteen.", "another revision (of the same length): read")
+            let createdAt = try #require(server.searchMemory.current()?.snapshot.entry(of: id)).createdAt
+            let handEdited = PlainBodies.Key(id: id, revision: 2, createdAt: createdAt)
+            if storage == .sqlite { #expect(server.searchMemory.bodies.isKept(handEdited)) }
+            let patched = try await client.send(.patch, "/announcements/\(id)", json: #"{"body":"<p>The quokka lost the canteen?</p>"}"#, as: .editor)
+            try #require(patched.status == .ok, "\(patched.text)")
+            #expect(!server.searchMemory.bodies.isKept(handEdited), "forgotten as the change arrives")
+            #expect(try await snippetText() == "The quokka lost the canteen?")
         }
     }
 
-    @Test("a phrase's matches, asked of the database's index, are kept until announcements change", arguments: TestStorage.all)
-    func keptPhrases(storage: TestStorage) async throws {
+    // On SQLite only: on PostgreSQL the change feed may bring this instance's own writes back
+    // a second time, a change that moves the snapshot on between the searches.
+    @Test("a phrase's matches, asked of the database's index, are kept until announcements change")
+    func keptPhrases() async throws {
+        let storage = TestStorage.sqlite
         try await withTestServer(storage, mode: .live) { server, client in
             let id = try await client.createAnnouncement(#"{"title":"Quokka day","body":"<p>The red door opens at nine.</p>"}"#)
             try await waitUntil("the index in memory is current") { server.searchMemory.isReady }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import IntranetServer
 
@@ -75,7 +76,7 @@ struct SearchTextTests {
         }
     }
 
-    @Test("a body is kept as plain text when first found, and with its words folded when found again; an edit, or another body under the same key, starts over")
+    @Test("a body is kept as plain text when first found, and with its words folded when found again; another revision, creation time or length, or a change, starts over")
     func plainBodiesFoldOnSecondSight() throws {
         let bodies = PlainBodies()
         let body = "<p>The <b>canteen</b> opens at noon.</p>"
@@ -87,10 +88,36 @@ struct SearchTextTests {
         #expect(bodies.kept(key, length: body.utf8.count)?.words?.count == 5, "folded when found again")
         #expect(bodies.entry(key, body: body).words?.count == 5, "kept folded")
         #expect(bodies.kept(key, length: body.utf8.count + 1) == nil, "kept for a body of another length: not given")
-        let edited = bodies.entry(PlainBodies.Key(id: 7, revision: 4, createdAt: 1_700_000_000), body: "<p>Closed today.</p>")
-        #expect(edited.text == "Closed today." && edited.words == nil)
-        let reused = bodies.entry(PlainBodies.Key(id: 7, revision: 3, createdAt: 1_800_000_000), body: "<p>Another post.</p>")
-        #expect(reused.text == "Another post.", "an id given again, with another creation time, is another body")
+        // The same length each time: only the key tells them apart.
+        let sameLength = "<p>The <b>kitchen</b> shuts at noon.</p>"
+        try #require(sameLength.utf8.count == body.utf8.count)
+        let reused = PlainBodies.Key(id: 7, revision: 3, createdAt: 1_800_000_000)
+        #expect(!bodies.isKept(reused) && bodies.kept(reused, length: body.utf8.count) == nil, "an id given again, with another creation time")
+        #expect(bodies.entry(reused, body: sameLength).text == "The kitchen shuts at noon.")
+        let edited = PlainBodies.Key(id: 7, revision: 4, createdAt: 1_800_000_000)
+        #expect(bodies.kept(edited, length: body.utf8.count) == nil, "another revision")
+        #expect(bodies.entry(edited, body: body).text == "The canteen opens at noon.")
+        bodies.forget([7])
+        #expect(!bodies.isKept(edited), "forgotten when the announcement changes")
+        _ = bodies.entry(edited, body: body)
+        bodies.forgetAll()
+        #expect(!bodies.isKept(edited))
+    }
+
+    @Test("a phrase's matches are kept for one snapshot, for a minute at most, and for 64 phrases at most")
+    func keptPhrases() {
+        let clock = Mutex(ContinuousClock.now)
+        let phrases = KeptPhrases(now: { clock.withLock { $0 } })
+        let slots = SlotSet([1, 5], capacity: 10)
+        phrases.keep(slots, of: ["red", "door"], stamp: 4)
+        #expect(phrases.slots(of: ["red", "door"], stamp: 4)?.count == 2)
+        #expect(phrases.slots(of: ["red", "door"], stamp: 5) == nil, "another snapshot")
+        #expect(phrases.slots(of: ["door", "red"], stamp: 4) == nil)
+        clock.withLock { $0 += .seconds(61) }
+        #expect(phrases.slots(of: ["red", "door"], stamp: 4) == nil, "too old")
+        for number in 0...KeptPhrases.limit { phrases.keep(slots, of: ["w\(number)"], stamp: 6) }
+        #expect(phrases.slots(of: ["w\(KeptPhrases.limit)"], stamp: 6) != nil)
+        #expect(phrases.slots(of: ["w0"], stamp: 6) == nil, "all let go when one more comes")
     }
 
     @Test("a match far into a text: the snippet starts at a word a little before it, with an ellipsis, and its marks point at the match")

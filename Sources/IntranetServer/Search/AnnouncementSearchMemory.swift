@@ -141,6 +141,7 @@ final class AnnouncementSearchMemory: Service, ChangeListener, Sendable {
             state.received += 1
             if ids.isEmpty { state.needsComparison = true } else { state.changedIDs.formUnion(ids) }
         }
+        if ids.isEmpty { bodies.forgetAll() } else { bodies.forget(ids) }
         requestContinuation.yield()
     }
 

@@ -78,7 +78,7 @@ extension FluentAnnouncementRepository {
             let length = try row.decode(column: "body_length", as: Int?.self) ?? 0
             let key = PlainBodies.Key(entry)
             if let text = try row.decode(column: "body", as: String?.self) {
-                byID[entry.id] = (FoundAnnouncement(id: entry.id, title: title, body: bodies.entry(key, body: text)), entry)
+                byID[entry.id] = (FoundAnnouncement(id: entry.id, title: title, body: bodies.entry(key, body: text, length: length)), entry)
             } else if length == 0 {
                 byID[entry.id] = (FoundAnnouncement(id: entry.id, title: title, body: PlainBodies.entry(of: nil)), entry)
             } else if let kept = bodies.kept(key, length: length) {
@@ -91,15 +91,16 @@ extension FluentAnnouncementRepository {
             // Gone from the cache since it was asked (or kept for another revision): read now,
             // and only if the announcement is still the one the first read saw.
             let more = try await sql.raw(
-                "SELECT \(ident: "id"), \(ident: "revision"), \(ident: "body") FROM \(table) WHERE \(ident: "id") IN (\(binds: Array(unread.keys)))"
+                "SELECT \(ident: "id"), \(ident: "revision"), \(length), \(ident: "body") FROM \(table) WHERE \(ident: "id") IN (\(binds: Array(unread.keys)))"
             ).all()
             for row in more {
                 let id = try row.decode(column: "id", as: Int.self)
                 let text = try row.decode(column: "body", as: String?.self)
                 guard let first = unread.removeValue(forKey: id), try row.decode(column: "revision", as: Int.self) == first.entry.revision,
-                    text?.utf8.count ?? 0 == first.length
+                    try row.decode(column: "body_length", as: Int?.self) ?? 0 == first.length
                 else { return nil }
-                byID[id] = (FoundAnnouncement(id: id, title: first.title, body: bodies.entry(PlainBodies.Key(first.entry), body: text)), first.entry)
+                let body = bodies.entry(PlainBodies.Key(first.entry), body: text, length: first.length)
+                byID[id] = (FoundAnnouncement(id: id, title: first.title, body: body), first.entry)
             }
             guard unread.isEmpty else { return nil }
         }
