@@ -174,6 +174,7 @@ struct AnnouncementSearchMemoryTests {
             }
             try await sql.raw("UPDATE announcements SET body = '<p>The quokka lost the canteen.</p>', revision = revision + 1 WHERE id = \(bind: id)").run()
             #expect(try await snippetText() == "The quokka lost the canteen.", "another revision (of the same length): read")
+            try await waitUntil("the index in memory is current") { server.searchMemory.isReady }
             let createdAt = try #require(server.searchMemory.current()?.snapshot.entry(of: id)).createdAt
             let handEdited = PlainBodies.Key(id: id, revision: 2, createdAt: createdAt)
             if storage == .sqlite { #expect(server.searchMemory.bodies.isKept(handEdited)) }

@@ -19,6 +19,8 @@ final class AcknowledgementBatches: Sendable {
 
     /// Most acknowledgements in one transaction.
     static let maxBatch = 256
+    /// How long the first acknowledgement after a quiet moment waits for others to join it.
+    static let gathering = Duration.milliseconds(4)
 
     private struct Waiting {
         var job: Job
@@ -42,7 +44,13 @@ final class AcknowledgementBatches: Sendable {
                 return true
             }
             if startsWriter {
-                Task { await self.drain(write) }
+                Task {
+                    // Those arriving in the next moment join the first batch too: paced
+                    // arrivals (a thousand a second, one at a time) share transactions as a
+                    // burst does.
+                    try? await Task.sleep(for: Self.gathering)
+                    await self.drain(write)
+                }
             }
         }
     }

@@ -32,7 +32,7 @@ struct AcknowledgementStore: Sendable {
     /// concurrent twin) answers with the first one's time and writes nothing. Only what
     /// `visibility` shows now (published, within its window, and unrestricted or granted) may
     /// be acknowledged; `visibility` is the caller's view, already resolved
-    /// (``ResponseCache/view(for:)``), so that this costs one transaction of three statements.
+    /// (``ResponseCache/view(for:)``), so that this costs a share of one transaction.
     ///
     /// - Parameters:
     ///   - round: the round the reader read and confirms, when they said; another current
@@ -88,10 +88,10 @@ struct AcknowledgementStore: Sendable {
         }
     }
 
-    /// A batch, inside its transaction, in three statements however many it holds: the
-    /// announcements it names read at once, the new acknowledgements inserted at once (a repeat,
-    /// or a twin in the same batch, inserts nothing), and only for repeats of acknowledgements
-    /// given before, when they were given.
+    /// A batch, inside its transaction, in two statements however many it holds, and one more
+    /// for each repeat of an acknowledgement given before: the announcements it names read at
+    /// once, the new acknowledgements inserted at once (a repeat, or a twin in the same batch,
+    /// inserts nothing), and for each repeat when it was first given.
     private static func acknowledge(
         _ jobs: [AcknowledgementBatches.Job], at now: Date, timestamp: Date, on sql: any SQLDatabase
     ) async throws -> [Outcome] {
@@ -107,7 +107,8 @@ struct AcknowledgementStore: Sendable {
         func given(_ index: Int) -> Given {
             Given(announcementID: jobs[index].announcementID, userID: jobs[index].userID, round: asked[jobs[index].announcementID]?.round ?? 0)
         }
-        let values = writes.map { index -> SQLQueryString in
+        // In key order, so that two instances' batches take their rows' locks in the same order.
+        let values = writes.sorted { (jobs[$0].announcementID, jobs[$0].userID) < (jobs[$1].announcementID, jobs[$1].userID) }.map { index -> SQLQueryString in
             let key = given(index)
             return "(\(bind: key.announcementID), \(bind: key.userID), \(bind: key.round), \(bind: timestamp))"
         }
