@@ -115,6 +115,9 @@ struct SearchTextTests {
         #expect(phrases.slots(of: ["door", "red"], stamp: 4) == nil)
         clock.withLock { $0 += .seconds(61) }
         #expect(phrases.slots(of: ["red", "door"], stamp: 4) == nil, "too old")
+        phrases.keep(slots, of: ["blue"], stamp: 6)
+        phrases.keep(slots, of: ["late"], stamp: 5)
+        #expect(phrases.slots(of: ["blue"], stamp: 6) != nil && phrases.slots(of: ["late"], stamp: 5) == nil, "a search that took long drops nothing newer")
         for number in 0...KeptPhrases.limit { phrases.keep(slots, of: ["w\(number)"], stamp: 6) }
         #expect(phrases.slots(of: ["w\(KeptPhrases.limit)"], stamp: 6) != nil)
         #expect(phrases.slots(of: ["w0"], stamp: 6) == nil, "all let go when one more comes")

@@ -36,10 +36,12 @@ final class KeptPhrases: Sendable {
     }
 
     /// Keeps `slots` as those holding `words` in the snapshot of `stamp` (forgetting those of
-    /// older snapshots first, and every one when the limit is reached).
+    /// older snapshots first, and every one when the limit is reached); nothing when phrases of
+    /// a newer snapshot are kept (a search that took long).
     func keep(_ slots: SlotSet, of words: [String], stamp: UInt64) {
         let now = now()
         kept.withLock { kept in
+            if kept.values.contains(where: { $0.stamp > stamp }) { return }
             kept = kept.filter { $0.value.stamp == stamp && now - $0.value.since < Self.maxAge }
             if kept.count >= Self.limit { kept.removeAll() }
             kept[words] = Kept(stamp: stamp, since: now, slots: slots)
