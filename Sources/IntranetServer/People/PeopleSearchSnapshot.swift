@@ -206,19 +206,18 @@ final class PeopleSearchSnapshot: Sendable {
         // The longest text first: the fewest keys to check for the others.
         let needles = texts.map { Array($0.utf8) }.sorted { $0.count > $1.count }
         guard let first = needles.first else { return [] }
+        var matches: [Int32]
+        var unproven: ArraySlice<[UInt8]>
         if let candidates = candidates(holdingTriplesOf: needles) {
             // Every key holding a text holds each of its triples: only the keys holding the
             // rarest triple of every text are compared (a text of three bytes is its triple).
-            return text.withUnsafeBytes { text in
-                var matches = candidates
-                for needle in needles where needle.count != 3 && !needle.isEmpty && !matches.isEmpty {
-                    matches = needle.withUnsafeBytes { needle in matches.filter { holds(Int($0), needle, in: text) } }
-                }
-                return matches
-            }
+            matches = candidates
+            unproven = ArraySlice(needles.filter { $0.count != 3 })
+        } else {
+            matches = matchingEntries(of: first)
+            unproven = needles.dropFirst()
         }
-        var matches = matchingEntries(of: first)
-        for needle in needles.dropFirst() where !matches.isEmpty && !needle.isEmpty {
+        for needle in unproven where !matches.isEmpty && !needle.isEmpty {
             matches = text.withUnsafeBytes { text in
                 needle.withUnsafeBytes { needle in matches.filter { holds(Int($0), needle, in: text) } }
             }
