@@ -122,9 +122,10 @@ func makeServer(
         logger.notice("No accounts yet. Create the first admin with: intranet-server users create --username admin --role admin")
     }
     let (router, routes, recorder) = buildRouter(dependencies)
-    // Signed-out reads and live streams answered on the event loop must need nothing but their
-    // target and headers: not when requests must be signed. On PostgreSQL the cache serves them only while
-    // the change feed vouches for it. (A handler per connection: it follows that connection.)
+    // Signed-out reads, live streams and acknowledgements answered on the event loop must need
+    // nothing but their target and headers: not when requests must be signed. On PostgreSQL the
+    // cache serves them only while the change feed vouches for it. (A handler per connection: it
+    // follows that connection.)
     let answersEarly = !configuration.requiresSignature
     let application = Application(
         responder: ShallowResponder(inner: router.buildResponder()),
@@ -134,7 +135,8 @@ func makeServer(
                 now: configuration.now, recorder: recorder, logger: logger),
             PublicAnswerHandler(
                 cache: dependencies.cache, sessions: dependencies.accounts, now: configuration.now, recorder: recorder,
-                opens: dependencies.opens, logger: logger)
+                opens: dependencies.opens, logger: logger),
+            AcknowledgementAnswerHandler(lane: dependencies.earlyAcknowledgements, recorder: recorder, logger: logger),
         ] : []))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: dependencies.services,

@@ -32,6 +32,8 @@ struct ServerDependencies {
     let searchMemory: AnnouncementSearchMemory
     /// Readers' acknowledgements.
     let acknowledgements: AcknowledgementStore
+    /// Readers' acknowledgements answered on the event loop.
+    let earlyAcknowledgements: EarlyAcknowledgements
     /// Counts distinct readers who opened each announcement.
     let opens: OpenCounter
     /// Hands the change log to live streams.
@@ -87,6 +89,7 @@ struct ServerDependencies {
         try await opens.loadKey()
         services.append(opens)
         acknowledgements = AcknowledgementStore(database: database.database, changes: changes, now: configuration.now)
+        earlyAcknowledgements = EarlyAcknowledgements(store: acknowledgements, sessions: accounts, cache: cache, now: configuration.now)
         searchMemory = AnnouncementSearchMemory(database: database.database, changes: changes, logger: logger, work: database.backgroundWork)
         changes.add(searchMemory)
         services.append(searchMemory)

@@ -199,4 +199,46 @@ struct SessionRememberingTests {
         #expect(accounts.report.entries == 2)
         #expect(accounts.report.evictions == 2)
     }
+
+    @Test("many sessions looked up at once: the remembered ones from memory, the rest in one read and remembered; unknown ones left out")
+    func manyAtOnce() async throws {
+        let accounts = try await remembering()
+        try await base.createSession(userID: 7, tokenHash: "h2", expiresAt: now.addingTimeInterval(3600))
+        try await base.createSession(userID: 7, tokenHash: "old", expiresAt: now.addingTimeInterval(-1))
+        _ = try await accounts.session(tokenHash: "h1", now: now)
+        #expect(base.lookups == 1)
+
+        let found = try await accounts.sessions(tokenHashes: ["h1", "h2", "nope", "old", "h2"], now: now)
+        #expect(Set(found.keys) == ["h1", "h2"])
+        #expect(base.lookups == 4, "h2, nope and old read once each; h1 remembered")
+        #expect(try await accounts.session(tokenHash: "h2", now: now) == found["h2"])
+        #expect(accounts.rememberedSession(tokenHash: "h2", now: now) != nil)
+        #expect(base.lookups == 4)
+    }
+
+    @Test("sessions read at once while a logout happens are not remembered")
+    func manyAtOnceDuringALogout() async throws {
+        let accounts = try await remembering()
+        try await base.createSession(userID: 7, tokenHash: "h2", expiresAt: now.addingTimeInterval(3600))
+        base.duringLookup.withLockedValue { $0 = { [base] in try await base.deleteSession(tokenHash: "h2") } }
+        _ = try await accounts.sessions(tokenHashes: ["h1", "h2"], now: now)
+        base.duringLookup.withLockedValue { $0 = nil }
+        #expect(accounts.rememberedSession(tokenHash: "h1", now: now) == nil)
+        #expect(try await accounts.session(tokenHash: "h2", now: now) == nil)
+    }
+
+    @Test("the database reads many sessions in one query: unknown and expired ones are left out", arguments: TestStorage.all)
+    func manyFromTheDatabase(storage: TestStorage) async throws {
+        try await withTestServer(storage) { server, _ in
+            let accounts = FluentAccountRepository(database: server.database.database, changes: ChangePipeline())
+            try await accounts.createSession(userID: TestUser.editor.id, tokenHash: "expired", expiresAt: Date().addingTimeInterval(-60))
+            let hashes = [TestUser.reader, .otherReader, .admin].map { SessionToken.hash($0.token) }
+            let found = try await accounts.sessions(tokenHashes: hashes + ["expired", "unknown"], now: Date())
+            #expect(Set(found.keys) == Set(hashes))
+            #expect(found[hashes[1]]?.user.id == TestUser.otherReader.id)
+            #expect(found[hashes[2]]?.user.role == .admin)
+            #expect(try await accounts.session(tokenHash: hashes[0], now: Date())?.user.id == TestUser.reader.id)
+            #expect(try await accounts.session(tokenHash: "expired", now: Date()) == nil)
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import FluentKit
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -45,10 +46,28 @@ struct AcknowledgementController: Sendable {
     ///   409 when it asks for another round than `round`, or (for an editor or admin) when it is
     ///   restricted to an audience they are not in.
     func acknowledge(_ id: Int, by user: User, round: Int? = nil) async throws -> AcknowledgementReceipt {
+        let job = try await Self.job(id, by: user, round: round, cache: cache, database: store.database)
+        return try Self.receipt(try await store.acknowledge(job))
+    }
+
+    /// What acknowledging announcement `id` asks of the store for `user`: by their view, as
+    /// every read decides; for an editor or admin (who reads everything), with what they may
+    /// read as a reader, since they acknowledge only what is addressed to them.
+    static func job(
+        _ id: Int, by user: User, round: Int?, cache: ResponseCache, database: any Database
+    ) async throws -> AcknowledgementStore.Job {
         let view = try await cache.view(for: user)
-        // Editors and admins read everything; they acknowledge what is addressed to them.
-        let audience = view.visibility == .everything ? try await FluentAnnouncementRepository.resolved(.reader(userID: user.id), on: store.database) : nil
-        switch try await store.acknowledge(id, by: user.id, visibility: view.visibility, round: round, audience: audience) {
+        let audience =
+            view.visibility == .everything ? try await FluentAnnouncementRepository.resolved(.reader(userID: user.id), on: database) : nil
+        return AcknowledgementStore.Job(
+            announcementID: id, userID: user.id, visibility: view.visibility, expectedRound: round, audience: audience)
+    }
+
+    /// The receipt of an acknowledgement given.
+    ///
+    /// - Throws: ``APIError`` for each refusal, as ``acknowledge(_:by:round:)`` documents.
+    static func receipt(_ outcome: AcknowledgementStore.Outcome) throws -> AcknowledgementReceipt {
+        switch outcome {
         case .given(let receipt): return receipt
         case .notAsked: throw APIError.conflict("This announcement does not ask to be acknowledged.")
         case .hidden: throw APIError.notFound()

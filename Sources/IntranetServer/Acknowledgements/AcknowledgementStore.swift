@@ -9,8 +9,24 @@ import SQLKit
 struct AcknowledgementStore: Sendable {
     let database: any Database
     let changes: ChangePipeline
-    var now: @Sendable () -> Date = { Date() }
-    private let batches = AcknowledgementBatches()
+    let now: @Sendable () -> Date
+    private let batches: AcknowledgementBatches<Job, Outcome>
+
+    init(database: any Database, changes: ChangePipeline, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.database = database
+        self.changes = changes
+        self.now = now
+        batches = AcknowledgementBatches { jobs in try await Self.write(jobs, on: database, changes: changes, now: now) }
+    }
+
+    /// One acknowledgement asked for, by a caller whose view is resolved.
+    struct Job: Sendable {
+        var announcementID: Int
+        var userID: Int
+        var visibility: Visibility
+        var expectedRound: Int?
+        var audience: Visibility?
+    }
 
     /// What ``acknowledge(_:by:visibility:)`` found.
     enum Outcome: Sendable, Equatable {
@@ -48,13 +64,24 @@ struct AcknowledgementStore: Sendable {
     func acknowledge(
         _ announcementID: Int, by userID: Int, visibility: Visibility, round expected: Int? = nil, audience: Visibility? = nil
     ) async throws -> Outcome {
-        let job = AcknowledgementBatches.Job(
-            announcementID: announcementID, userID: userID, visibility: visibility, expectedRound: expected, audience: audience)
-        return try await batches.run(job) { jobs in try await write(jobs) }
+        try await acknowledge(
+            Job(announcementID: announcementID, userID: userID, visibility: visibility, expectedRound: expected, audience: audience))
     }
 
-    /// Writes `jobs` in one transaction, and what became of each, in order.
-    private func write(_ jobs: [AcknowledgementBatches.Job]) async throws -> [Outcome] {
+    /// Runs `job` in the next batch (as ``acknowledge(_:by:visibility:round:audience:)``).
+    func acknowledge(_ job: Job) async throws -> Outcome {
+        try await batches.run(job)
+    }
+
+    /// Writes `jobs`, gathered by the caller, in one transaction, and answers with what became
+    /// of each, in order (the batches of ``EarlyAcknowledgements``).
+    func write(_ jobs: [Job]) async throws -> [Outcome] {
+        try await Self.write(jobs, on: database, changes: changes, now: now)
+    }
+
+    private static func write(
+        _ jobs: [Job], on database: any Database, changes: ChangePipeline, now: @Sendable () -> Date
+    ) async throws -> [Outcome] {
         let now = now()
         let timestamp = FluentAnnouncementRepository.millisecondPrecision(now)
         return try await changes.write(.acknowledgements, on: database) { database, changed in
@@ -93,7 +120,7 @@ struct AcknowledgementStore: Sendable {
     /// once, the new acknowledgements inserted at once (a repeat, or a twin in the same batch,
     /// inserts nothing), and for each repeat when it was first given.
     private static func acknowledge(
-        _ jobs: [AcknowledgementBatches.Job], at now: Date, timestamp: Date, on sql: any SQLDatabase
+        _ jobs: [Job], at now: Date, timestamp: Date, on sql: any SQLDatabase
     ) async throws -> [Outcome] {
         var asked: [Int: Asked] = [:]
         let rows = try await sql.select()
@@ -134,7 +161,7 @@ struct AcknowledgementStore: Sendable {
 
     /// Why `job` may not be acknowledged (`nil` when it may: it is then written in the round
     /// `asked` gives), `asked` being its announcement as read in the batch's transaction.
-    private static func refusal(of job: AcknowledgementBatches.Job, _ asked: Asked?) -> Outcome? {
+    private static func refusal(of job: Job, _ asked: Asked?) -> Outcome? {
         guard let asked else { return .hidden }
         let isShown: Bool
         switch job.visibility {
@@ -150,9 +177,10 @@ struct AcknowledgementStore: Sendable {
     }
 
     private static func given(_ announcementID: Int, round: Int, by userID: Int, on sql: any SQLDatabase) async throws -> Date? {
-        try await sql.select().column("acknowledged_at").from(AcknowledgementModel.schema)
+        // Read back as written, so a repeat names the very time the first answer did.
+        try await (sql.select().column("acknowledged_at").from(AcknowledgementModel.schema)
             .where("announcement_id", .equal, announcementID).where("user_id", .equal, userID).where("round", .equal, round)
-            .first()?.decode(column: "acknowledged_at", as: Date.self)
+            .first()?.decode(column: "acknowledged_at", as: Date.self)).map(FluentAnnouncementRepository.storedMillisecond)
     }
 
     /// When `userID` acknowledged `round` of `announcementID`; `nil` when they have not.

@@ -53,6 +53,9 @@ protocol AccountRepository: Sendable {
     func createSession(userID: Int, tokenHash: String, expiresAt: Date) async throws
     /// The session of a token hash with its user, or `nil` when unknown or expired at `now`.
     func session(tokenHash: String, now: Date) async throws -> ActiveSession?
+    /// The sessions of several token hashes at once (one query), by token hash; unknown or
+    /// expired ones are left out.
+    func sessions(tokenHashes: [String], now: Date) async throws -> [String: ActiveSession]
     func deleteSession(tokenHash: String) async throws
 
     /// When the failed logins for `usernameKey` since `since` happened, oldest first.
@@ -60,4 +63,15 @@ protocol AccountRepository: Sendable {
     func recordFailure(usernameKey: String, at: Date) async throws
     /// Forgets failures for a username, and every failure older than `before`.
     func clearFailures(usernameKey: String, olderThan before: Date) async throws
+}
+
+extension AccountRepository {
+    /// One lookup per token: for repositories without a query of many.
+    func sessions(tokenHashes: [String], now: Date) async throws -> [String: ActiveSession] {
+        var found: [String: ActiveSession] = [:]
+        for tokenHash in tokenHashes {
+            if let session = try await session(tokenHash: tokenHash, now: now) { found[tokenHash] = session }
+        }
+        return found
+    }
 }

@@ -102,16 +102,34 @@ struct FluentAccountRepository: AccountRepository {
     }
 
     func session(tokenHash: String, now: Date) async throws -> ActiveSession? {
-        // Every signed-in request runs this, so it is one hand-written query with bound values:
-        // building it with Fluent's query builder and models costs several times more CPU.
+        // Every signed-in request's first sight runs this, so it is one hand-written query with
+        // bound values: building it with Fluent's query builder and models costs several times
+        // more CPU.
         guard let sql = database as? any SQLDatabase else { throw SQLDatabaseRequired() }
-        let query: SQLQueryString = """
-            SELECT u.id AS id, u.username AS username, u.display_name AS display_name, u.role AS role,
-                u.password_hash AS password_hash, s.expires_at AS expires_at
-            FROM sessions s JOIN users u ON u.id = s.user_id
-            WHERE s.token_hash = \(bind: tokenHash) AND s.expires_at > \(bind: now)
-            """
-        guard let row = try await sql.raw(query).first() else { return nil }
+        return try await sql.raw(Self.sessionsQuery("s.token_hash = \(bind: tokenHash)", now: now)).first().map(Self.session(in:))
+    }
+
+    func sessions(tokenHashes: [String], now: Date) async throws -> [String: ActiveSession] {
+        guard let sql = database as? any SQLDatabase else { throw SQLDatabaseRequired() }
+        guard !tokenHashes.isEmpty else { return [:] }
+        var found: [String: ActiveSession] = [:]
+        for row in try await sql.raw(Self.sessionsQuery("s.token_hash IN (\(binds: tokenHashes))", now: now)).all() {
+            found[try row.decode(column: "token_hash", as: String.self)] = try Self.session(in: row)
+        }
+        return found
+    }
+
+    /// The sessions `wanted` selects that have not expired at `now`, each with its user.
+    private static func sessionsQuery(_ wanted: SQLQueryString, now: Date) -> SQLQueryString {
+        """
+        SELECT s.token_hash AS token_hash, u.id AS id, u.username AS username, u.display_name AS display_name, u.role AS role,
+            u.password_hash AS password_hash, s.expires_at AS expires_at
+        FROM sessions s JOIN users u ON u.id = s.user_id
+        WHERE \(wanted) AND s.expires_at > \(bind: now)
+        """
+    }
+
+    private static func session(in row: any SQLRow) throws -> ActiveSession {
         let user = StoredUser(
             id: try row.decode(column: "id", as: Int.self),
             username: try row.decode(column: "username", as: String.self),

@@ -291,6 +291,13 @@ struct FluentAnnouncementRepository: AnnouncementRepository {
     static func millisecondPrecision(_ date: Date) -> Date {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
     }
+
+    /// A time read back from a column written with ``millisecondPrecision(_:)``, to the nearest
+    /// millisecond: the very value written (PostgreSQL's microseconds come back a hair off in
+    /// binary, which Spearal's dates would carry).
+    static func storedMillisecond(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
+    }
 }
 
 extension StoredAnnouncement {

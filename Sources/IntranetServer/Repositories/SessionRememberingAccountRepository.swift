@@ -119,6 +119,41 @@ final class SessionRememberingAccountRepository: AccountRepository {
         return found.expiresAt > now ? found : nil
     }
 
+    /// The sessions of many tokens at once: those remembered from memory, the others read in one
+    /// query and remembered (under the rule of ``session(tokenHash:now:)``: not when a change
+    /// came during the read). The early answers' batches use it (``AcknowledgementAnswerHandler``).
+    func sessions(tokenHashes: [String], now: Date) async throws -> [String: ActiveSession] {
+        guard trust.isTrusted else { return try await base.sessions(tokenHashes: tokenHashes, now: now) }
+        let lookedUpAt = ContinuousClock.now
+        var found: [String: ActiveSession] = [:]
+        var missing: [String] = []
+        let generation = state.withLockedValue { state in
+            for tokenHash in Set(tokenHashes) {
+                if let remembered = state.sessions.value(for: tokenHash), isUsable(remembered, at: lookedUpAt, now: now) {
+                    found[tokenHash] = remembered.session
+                } else {
+                    missing.append(tokenHash)
+                }
+            }
+            return state.generation
+        }
+        for _ in 0..<found.count { metrics?.cacheLookup(.sessions, hit: true) }
+        guard !missing.isEmpty else { return found }
+        for _ in missing { metrics?.cacheLookup(.sessions, hit: false) }
+        let read = try await base.sessions(tokenHashes: missing, now: now)
+        state.withLockedValue { state in
+            guard state.generation == generation else { return }
+            for tokenHash in missing {
+                if let session = read[tokenHash] {
+                    state.remember(Remembered(session: session, checkedAt: lookedUpAt), for: tokenHash, size: Self.size(of: session))
+                } else {
+                    state.sessions.remove(tokenHash)
+                }
+            }
+        }
+        return found.merging(read) { remembered, _ in remembered }
+    }
+
     /// Reads the session from the database and remembers it, unless a change came since
     /// `generation`.
     private func lookUp(

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import IntranetAPI
 
 /// `Date` header values (RFC 9110 IMF-fixdate, "Sun, 06 Nov 1994 08:49:37 GMT"), formatted at
@@ -58,5 +59,27 @@ struct RequestIdentifiers {
     private static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// What an answer given on the event loop carries, as the application's answers do: the
+/// request's `X-Request-Id` (a proxy's plain one, or a new one) and the `Date`. One per
+/// connection, made when its first such answer is.
+struct EarlyAnswerStamps {
+    private var dates = HTTPDateClock()
+    private var requestIDs: RequestIdentifiers?
+
+    /// Sets both headers of `head` for an answer to a request that sent `requestID`; returns the
+    /// id.
+    mutating func stamp(_ head: inout HTTPResponse, requestID: String?) -> String {
+        let id = RequestIdentifiers.proxied(requestID) ?? next()
+        head.headerFields[.requestID] = id
+        head.headerFields[.date] = dates.now()
+        return id
+    }
+
+    private mutating func next() -> String {
+        if requestIDs == nil { requestIDs = RequestIdentifiers() }
+        return requestIDs!.next()
     }
 }

@@ -95,11 +95,10 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// A request passed on asked to close the connection: the application closes it after that
     /// answer, so no later request may be answered here.
     private var isClosing = false
-    private var dates = HTTPDateClock()
+    private var stamps = EarlyAnswerStamps()
     /// Where a signed-in reader's open of an announcement answered here is counted, as the
     /// application counts the ones it answers.
     private let opens: OpenCounter?
-    private var requestIDs = RequestIdentifiers()
 
     init(
         cache: ResponseCache, sessions: SessionRememberingAccountRepository? = nil,
@@ -213,9 +212,7 @@ final class PublicAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         {
             opens.noteOpen(of: announcement, by: user.id)
         }
-        let id = RequestIdentifiers.proxied(request.headerFields[.requestID]) ?? requestIDs.next()
-        head.headerFields[.requestID] = id
-        head.headerFields[.date] = dates.now()
+        let id = stamps.stamp(&head, requestID: request.headerFields[.requestID])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if body.readableBytes > 0 {
             context.write(wrapOutboundOut(.body(body)), promise: nil)

@@ -22,7 +22,9 @@ enum RawHTTP {
         }
     }
 
-    static func exchange(port: Int, requests: [String]) async throws -> [Answer] {
+    /// - Parameter closingOutput: whether to shut the connection's sending side once the
+    ///   requests are written (as `nc -N` does), instead of asking with `Connection: close`.
+    static func exchange(port: Int, requests: [String], closingOutput: Bool = false) async throws -> [Answer] {
         let collector = Collector()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
@@ -34,6 +36,7 @@ enum RawHTTP {
         // connection is closed and whatever arrived is returned.
         let deadline = channel.eventLoop.scheduleTask(in: .seconds(60)) { channel.close(promise: nil) }
         try await channel.writeAndFlush(ByteBuffer(string: requests.joined())).get()
+        if closingOutput { try await channel.close(mode: .output).get() }
         let bytes = try await collector.received.futureResult.get()
         deadline.cancel()
         return try parse(bytes)
