@@ -39,6 +39,11 @@ struct AcknowledgementEarlyAnswerTests {
         return fields
     }
 
+    /// The names of an answer's headers in the order sent, less the ones each request gets anew.
+    static func order(_ response: TestResponse) -> [String] {
+        response.headers.map(\.name.canonicalName).filter { !["date", "x-request-id"].contains($0) }
+    }
+
     @Test("an acknowledgement answered early is the application's answer but for Date and X-Request-Id, in JSON, Spearal and each version, and the access log says which path answered", arguments: TestStorage.all)
     func sameAnswer(storage: TestStorage) async throws {
         try await Self.withLoggedServer(storage) { server, client, lines in
@@ -64,6 +69,7 @@ struct AcknowledgementEarlyAnswerTests {
                 #expect(otherEarly.body == otherByApplication.body, "\(variant)")
                 #expect(early.body != otherEarly.body, "two readers, two times")
                 #expect(Self.comparable(early) == Self.comparable(byApplication), "\(variant)")
+                #expect(Self.order(early) == Self.order(byApplication), "\(variant)")
                 #expect(Self.comparable(otherEarly) == Self.comparable(otherByApplication), "\(variant)")
                 #expect(early.headers[.apiVersion] == ["3.0", "3.0", "1.0", "2.0"][index])
                 let entries = try lines.objects().dropFirst(start)
@@ -148,7 +154,7 @@ struct AcknowledgementEarlyAnswerTests {
         }
     }
 
-    @Test("a client that shuts its sending side after an acknowledgement still gets the answer; a chunked body is dropped when answered early and reaches the application otherwise")
+    @Test("a client that shuts its sending side after an acknowledgement still gets the answer; a malformed request behind one is answered after it; a chunked body is dropped when answered early and reaches the application otherwise")
     func endsOfInput() async throws {
         try await Self.withLoggedServer(.sqlite) { server, client, lines in
             let port = try #require(client.port)
@@ -160,6 +166,11 @@ struct AcknowledgementEarlyAnswerTests {
             #expect(halfClosed.map(\.statusLine) == ["HTTP/1.1 200 OK"])
             #expect(try lines.objects().last?["early"] as? Bool == true)
 
+            // A malformed request behind one in flight is answered after it, not before.
+            let malformed = try await RawHTTP.exchange(port: port, requests: [Self.put(id, token: TestUser.editor.token), "BOGUS\r\n\r\n"])
+            #expect(malformed.map(\.statusLine) == ["HTTP/1.1 200 OK", "HTTP/1.1 400 Bad Request"])
+            #expect(malformed.first?.body.contains("\"round\":1") == true)
+
             func chunked(_ token: String, close: Bool = false) -> String {
                 Self.put(id, token: token, "Transfer-Encoding: chunked\r\n" + (close ? "Connection: close\r\n" : "")) + "5\r\nhello\r\n0\r\n\r\n"
             }
@@ -170,7 +181,16 @@ struct AcknowledgementEarlyAnswerTests {
             #expect(answers.map(\.statusLine) == ["HTTP/1.1 200 OK", "HTTP/1.1 401 Unauthorized", "HTTP/1.1 200 OK"])
             #expect(answers.first?.body == answers.last?.body, "the repeat names the first time")
             #expect(try lines.objects().dropFirst(start).map { $0["early"] as? Bool } == [true, false, false])
-            #expect(try await AcknowledgementTests.rows(server) == 2)
+            #expect(try await AcknowledgementTests.rows(server) == 3)
+        }
+    }
+
+    @Test("a time read back from the database, a hair off in binary, is the millisecond written")
+    func timesReadBack() {
+        let written = FluentAnnouncementRepository.millisecondPrecision(Date(timeIntervalSince1970: 1_764_288_000.123_456))
+        for offset in [-0.000_000_4, 0, 0.000_000_4] {
+            let read = Date(timeIntervalSince1970: written.timeIntervalSince1970 + offset)
+            #expect(FluentAnnouncementRepository.storedMillisecond(read) == written)
         }
     }
 

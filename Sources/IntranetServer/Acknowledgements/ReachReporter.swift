@@ -124,7 +124,8 @@ struct ReachReporter: Sendable {
             return Entry(
                 userID: try row.decode(column: "user_id", as: Int.self), name: try row.decode(column: "name", as: String.self),
                 email: try row.decode(column: "email", as: String.self), department: department,
-                acknowledgedAt: try row.decodeNil(column: "acknowledged_at") ? nil : try row.decode(column: "acknowledged_at", as: Date.self))
+                acknowledgedAt: try row.decodeNil(column: "acknowledged_at")
+                    ? nil : FluentAnnouncementRepository.storedMillisecond(try row.decode(column: "acknowledged_at", as: Date.self)))
         }
     }
 
