@@ -39,8 +39,11 @@ final class EarlyAcknowledgements: Sendable {
         }
     }
 
+    /// What is called with a request's answer.
+    typealias Completion = @Sendable (Result<Answer, any Error>) -> Void
+
     /// Puts `request` in the next batch; `completion` is called once, from the batch's task.
-    func submit(_ request: Request, completion: @escaping @Sendable (Result<Answer, any Error>) -> Void) {
+    func submit(_ request: Request, completion: @escaping Completion) {
         batches.submit(request, completion: completion)
     }
 

@@ -52,7 +52,10 @@ final class AcknowledgementAnswerHandler: ChannelDuplexHandler, RemovableChannel
         case error(any Error)
     }
 
-    private let lane: EarlyAcknowledgements
+    /// Hands a request to the batches; the completion is called once, from any thread.
+    typealias Submit = @Sendable (EarlyAcknowledgements.Request, @escaping EarlyAcknowledgements.Completion) -> Void
+
+    private let submit: Submit
     private let recorder: ExchangeRecorder
     private let debugLogger: Logger?
     private var stamps = EarlyAnswerStamps()
@@ -71,8 +74,13 @@ final class AcknowledgementAnswerHandler: ChannelDuplexHandler, RemovableChannel
     private var isClosing = false
     private var isRemoved = false
 
-    init(lane: EarlyAcknowledgements, recorder: ExchangeRecorder = ExchangeRecorder(), logger: Logger) {
-        self.lane = lane
+    convenience init(lane: EarlyAcknowledgements, recorder: ExchangeRecorder = ExchangeRecorder(), logger: Logger) {
+        self.init(submit: { lane.submit($0, completion: $1) }, recorder: recorder, logger: logger)
+    }
+
+    /// With `submit` standing for ``EarlyAcknowledgements`` (tests hold the answers back).
+    init(submit: @escaping Submit, recorder: ExchangeRecorder = ExchangeRecorder(), logger: Logger) {
+        self.submit = submit
         self.recorder = recorder
         self.debugLogger = logger.logLevel <= .debug ? logger : nil
     }
@@ -136,7 +144,7 @@ final class AcknowledgementAnswerHandler: ChannelDuplexHandler, RemovableChannel
                 isDroppingRequestParts = true
                 inFlight = InFlight(head: head, version: version, format: format, time: Date(), start: .now)
                 let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-                lane.submit(request) { result in
+                submit(request) { result in
                     bound.eventLoop.execute {
                         let (handler, context) = bound.value
                         handler.finish(result, context: context)
