@@ -121,7 +121,7 @@ final class SessionRememberingAccountRepository: AccountRepository {
 
     /// The sessions of many tokens at once: those remembered from memory, the others read in one
     /// query and remembered (under the rule of ``session(tokenHash:now:)``: not when a change
-    /// came during the read). The early answers' batches use it (``AcknowledgementAnswerHandler``).
+    /// came during the read). The batches of ``EarlyAcknowledgements`` use it.
     func sessions(tokenHashes: [String], now: Date) async throws -> [String: ActiveSession] {
         guard trust.isTrusted else { return try await base.sessions(tokenHashes: tokenHashes, now: now) }
         let lookedUpAt = ContinuousClock.now

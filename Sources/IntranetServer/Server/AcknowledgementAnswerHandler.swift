@@ -5,22 +5,22 @@ import Logging
 import NIOCore
 import NIOHTTPTypes
 
-/// Answers readers' acknowledgements (`PUT /announcements/{id}/acknowledgement`, signed in with
-/// a bearer token) from the connection's event loop, without entering the application: the
-/// request goes to ``EarlyAcknowledgements``, which gathers it with others and writes them in
-/// one transaction, and its answer is written here when the batch is done. A company confirming
-/// a notice at once then costs the server an HTTP exchange and a share of a transaction each,
-/// not a pass through the middleware and a task.
+/// Answers acknowledgements (`PUT /announcements/{id}/acknowledgement`, signed in with a bearer
+/// token) from the connection's event loop, without entering the application: the request goes
+/// to ``EarlyAcknowledgements``, which gathers it with others and writes them in one
+/// transaction, and its answer is written here when the batch is done. A company confirming a
+/// notice at once then costs the server an HTTP exchange and a share of a transaction each, not
+/// a pass through the middleware and a task.
 ///
 /// Only the plain case is answered here: a `PUT` without a cookie, a `Content-Length` other than
 /// 0 or `Connection: close`, with one bearer token, an id and at most a valid `round`, and a
 /// format and version the API serves (a chunked body, which clients built on SwiftNIO send empty
-/// and the application never reads, is dropped); and only when the acknowledgement is given (now, or before in the same round). Every
-/// other request, and every other outcome (an unknown token, a hidden announcement, another
-/// round, a failure), goes to the application, which decides afresh and answers as it always
-/// does: nothing was written for those. The answer is the application's, byte for byte but for
-/// `Date` and `X-Request-Id` (tested), and is recorded in the access log and the metrics alike
-/// (`early=true`).
+/// and the application never reads, is dropped); and only when the acknowledgement is given
+/// (now, or before in the same round). Every other request, and every other outcome (an unknown
+/// token, a hidden announcement, another round, a failure), goes to the application, which
+/// decides afresh and answers as it always does: nothing was written for those. The answer is
+/// the application's but for `Date` and `X-Request-Id` (tested: body, headers and their order),
+/// and is recorded in the access log and the metrics alike (`early=true`).
 ///
 /// Answers leave in request order: a request is taken here only when the application is
 /// answering none of the connection's; while one is in flight here, the requests behind it are
